@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SSD model: page-mapped FTL, garbage collection and a timing model of
+ * dies, channels, host link and write buffer.
+ *
+ * The model keeps no clock. Every call takes the caller's notion of "now"
+ * in nanoseconds (ktime in the kernel, virtual time in the simulator) and
+ * returns the time at which the command completes. Data never passes
+ * through here: the model decides *when*, and keeps placement metadata.
+ */
+#ifndef FTL_H
+#define FTL_H
+
+#include "ftl_config.h"
+
+struct ftl;
+
+enum ftl_op {
+	FTL_OP_READ,
+	FTL_OP_WRITE,
+	FTL_OP_TRIM,		/* deallocate; also used for write zeroes */
+	FTL_OP_FLUSH,
+	FTL_OP_NR,
+};
+
+/* Results of ftl_submit(); the transport maps them to its own statuses. */
+enum ftl_status {
+	FTL_OK = 0,
+	FTL_ERR_RANGE,		/* offset/length beyond the exported capacity */
+	FTL_ERR_NO_SPACE,	/* no die could take the data, even after GC */
+	FTL_ERR_INVALID,	/* unknown op, zero length or unaligned */
+};
+
+enum ftl_hint_kind {
+	FTL_HINT_NONE,
+	FTL_HINT_APPEND,	/* prev_off: byte offset of the preceding block */
+	FTL_HINT_OVERWRITE,
+};
+
+struct ftl_cmd {
+	u8 op;			/* enum ftl_op */
+	u8 hint;		/* enum ftl_hint_kind, writes only */
+	u64 off;		/* byte offset; any alignment, mapped per 4 KiB */
+	u64 len;		/* bytes; 0 only for FTL_OP_FLUSH */
+	u64 hint_prev_off;	/* byte offset, FTL_HINT_APPEND only */
+};
+
+struct ftl_die_stats {
+	u64 host_reads;		/* NAND read operations for host reads */
+	u64 host_read_units;	/* 4 KiB units read from NAND for the host */
+	u64 read_collisions;	/* host NAND reads that waited for a busy die */
+	u64 read_wait_ns;	/* total time those reads waited */
+	u64 buffer_hits;	/* units served from the write buffer */
+	u64 host_write_units;	/* 4 KiB units placed on this die by the host */
+	u64 programs;		/* program-unit programs, host and GC */
+	u64 gc_reads;		/* NAND reads done by GC */
+	u64 gc_copies;		/* 4 KiB units relocated by GC */
+	u64 erases;
+	u64 busy_ns;		/* time the die was occupied */
+	u64 free_blocks;	/* gauge, not reset */
+	u64 valid_units;	/* gauge, not reset */
+};
+
+struct ftl_stats {
+	u64 cmds[FTL_OP_NR];
+	u64 errors;		/* commands that returned a status other than OK */
+	u64 host_read_units;
+	u64 host_write_units;
+	u64 nand_write_units;	/* host + GC + padding, in 4 KiB units */
+	u64 trimmed_units;
+	u64 unmapped_read_units; /* reads of never-written/trimmed units */
+	u64 gc_cycles;
+	u64 gc_fg_cycles;
+	u64 placement_fallbacks; /* writes moved off a die that had no room */
+	u64 wb_stalls;		/* writes that waited for buffer space */
+	u64 wb_stall_ns;
+};
+
+/* Create a model; @err receives a message when NULL is returned. */
+struct ftl *ftl_create(const struct ftl_config *cfg, char *err,
+		       size_t errlen);
+void ftl_destroy(struct ftl *ftl);
+
+const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl);
+
+/* Exported capacity in bytes. */
+u64 ftl_capacity_bytes(const struct ftl *ftl);
+
+/*
+ * Apply @cmd at @now_ns: update the mapping, reserve dies, channels, host
+ * link and buffer, and store the completion time in *@done_ns. Returns an
+ * enum ftl_status; on error *@done_ns is still a valid completion time
+ * (firmware overhead) so the transport can post the failure in order.
+ */
+int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now_ns,
+	       u64 *done_ns);
+
+/* Statistics: snapshot copies; reset zeroes counters, keeps gauges. */
+void ftl_stats_get(const struct ftl *ftl, struct ftl_stats *st);
+void ftl_die_stats_get(const struct ftl *ftl, u32 die,
+		       struct ftl_die_stats *st);
+void ftl_stats_reset(struct ftl *ftl);
+
+/* Write amplification x 1000 (NAND units / host units); 0 before writes. */
+u64 ftl_waf_milli(const struct ftl *ftl);
+
+/* Inspection for tests and placement queries */
+struct ftl_location {
+	u32 die;
+	u32 block;		/* block index within the die */
+	u32 offset;		/* 4 KiB unit within the block */
+	u8 buffered;		/* still in an unprogrammed program unit */
+};
+
+/* Location of the 4 KiB unit holding byte @off; -ENOENT if unmapped. */
+int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc);
+
+/* Erase count of one block (wear). */
+u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block);
+
+/*
+ * Full consistency check: L2P and P2L agree, valid counts match, free
+ * blocks are empty, counters add up. O(capacity). Returns 0 or -EIO with
+ * a description of the first inconsistency in @err.
+ */
+int ftl_check(const struct ftl *ftl, char *err, size_t errlen);
+
+#endif /* FTL_H */

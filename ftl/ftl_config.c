@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Validation of the run-time geometry and derivation of everything the
+ * model computes from it. Every rejected combination gets its own message
+ * naming the parameter, because a user who typed a bad insmod line or
+ * simulator option deserves to know which value to change.
+ */
+#include "ftl_config.h"
+
+#define FTL_MAX_PHYS_UNITS	((u64)U32_MAX - 1)	/* u32 physical addresses */
+
+void ftl_config_defaults(struct ftl_config *cfg)
+{
+#define FTL_CONFIG_DEFAULT(name, def, min, max, desc) cfg->name = (def);
+	FTL_CONFIG_PARAMS(FTL_CONFIG_DEFAULT)
+#undef FTL_CONFIG_DEFAULT
+}
+
+static int ftl_err(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		ftl_snprintf(err, errlen, "%s", msg);
+	return -EINVAL;
+}
+
+/* a * b into *r unless it exceeds @limit */
+static bool ftl_mul_within(u64 a, u64 b, u64 limit, u64 *r)
+{
+	if (a && b > ftl_div64(limit, a))
+		return false;
+	*r = a * b;
+	return true;
+}
+
+const struct ftl_param ftl_params[] = {
+#define FTL_CONFIG_DESC(name, def, min, max, desc)			\
+	{ #name, desc, def, min, max, offsetof(struct ftl_config, name) },
+	FTL_CONFIG_PARAMS(FTL_CONFIG_DESC)
+#undef FTL_CONFIG_DESC
+};
+
+const size_t ftl_nr_params = sizeof(ftl_params) / sizeof(ftl_params[0]);
+
+u64 *ftl_param_ptr(struct ftl_config *cfg, const struct ftl_param *p)
+{
+	return (u64 *)((char *)cfg + p->offset);
+}
+
+static int ftl_check_ranges(const struct ftl_config *cfg, char *err,
+			    size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < ftl_nr_params; i++) {
+		const struct ftl_param *p = &ftl_params[i];
+		u64 v = *ftl_param_ptr((struct ftl_config *)cfg, p);
+
+		if (v >= p->min && v <= p->max)
+			continue;
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "%s=%llu is out of range [%llu, %llu]",
+				     p->name, (unsigned long long)v,
+				     (unsigned long long)p->min,
+				     (unsigned long long)p->max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ftl_derive_blocks(const struct ftl_config *cfg,
+			     struct ftl_geometry *g, char *err, size_t errlen)
+{
+	u64 die_block_units = g->units_per_block;
+	u64 logical, phys, blocks;
+
+	if (cfg->blocks_per_plane && cfg->capacity_mib)
+		return ftl_err(err, errlen,
+			       "blocks_per_plane and capacity_mib are mutually exclusive: set one of them to 0");
+	if (!cfg->blocks_per_plane && !cfg->capacity_mib)
+		return ftl_err(err, errlen,
+			       "one of blocks_per_plane or capacity_mib must be non-zero");
+
+	if (cfg->capacity_mib) {
+		logical = cfg->capacity_mib << (20 - FTL_MAP_SHIFT);
+		/* physical = logical / (1 - op), rounded up to whole blocks */
+		phys = ftl_div64(logical * 100 + (100 - cfg->op_percent) - 1,
+				 100 - cfg->op_percent);
+		blocks = ftl_div64(phys + g->dies * die_block_units - 1,
+				   g->dies * die_block_units);
+		if (blocks > U32_MAX)
+			return ftl_err(err, errlen,
+				       "capacity_mib needs more than 2^32 blocks per die: raise pages_per_block");
+		g->blocks_per_die = (u32)blocks;
+	} else {
+		g->blocks_per_die = (u32)cfg->blocks_per_plane;
+	}
+
+	if (!ftl_mul_within(die_block_units, g->blocks_per_die,
+			    FTL_MAX_PHYS_UNITS, &g->units_per_die) ||
+	    !ftl_mul_within(g->units_per_die, g->dies, FTL_MAX_PHYS_UNITS,
+			    &g->phys_units)) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "geometry holds more than %llu 4 KiB pages: reduce channels, dies_per_channel, blocks_per_plane or capacity_mib",
+				     (unsigned long long)FTL_MAX_PHYS_UNITS);
+		return -EINVAL;
+	}
+
+	if (cfg->capacity_mib)
+		g->logical_units = cfg->capacity_mib << (20 - FTL_MAP_SHIFT);
+	else
+		g->logical_units = ftl_div64(g->phys_units *
+					     (100 - cfg->op_percent), 100);
+	return 0;
+}
+
+int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
+		      char *err, size_t errlen)
+{
+	u64 pu_bytes, block_bytes, spare_per_die, need_spare, gran;
+	int ret;
+
+	ftl_memset(g, 0, sizeof(*g));
+	ret = ftl_check_ranges(cfg, err, errlen);
+	if (ret)
+		return ret;
+
+	if (cfg->page_bytes % FTL_MAP_UNIT) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "page_bytes=%llu is not a multiple of 4096",
+				     (unsigned long long)cfg->page_bytes);
+		return -EINVAL;
+	}
+
+	g->channels = (u32)cfg->channels;
+	g->dies = (u32)(cfg->channels * cfg->dies_per_channel);
+	g->page_units = (u32)(cfg->page_bytes / FTL_MAP_UNIT);
+	g->pu_units = (u32)(g->page_units * cfg->planes_per_die);
+	pu_bytes = (u64)g->pu_units * FTL_MAP_UNIT;
+	if (!ftl_mul_within(g->pu_units, cfg->pages_per_block,
+			    FTL_MAX_PHYS_UNITS, &block_bytes))
+		return ftl_err(err, errlen,
+			       "page_bytes x planes_per_die x pages_per_block exceeds 2^32 pages: reduce pages_per_block");
+	g->units_per_block = (u32)block_bytes;
+	block_bytes *= FTL_MAP_UNIT;
+
+	gran = cfg->granularity_bytes ? cfg->granularity_bytes : pu_bytes;
+	if (gran % FTL_MAP_UNIT) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "granularity_bytes=%llu is not a multiple of 4096",
+				     (unsigned long long)gran);
+		return -EINVAL;
+	}
+	if (gran > block_bytes) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "granularity_bytes=%llu is larger than an erase block (%llu bytes = page_bytes x planes_per_die x pages_per_block)",
+				     (unsigned long long)gran,
+				     (unsigned long long)block_bytes);
+		return -EINVAL;
+	}
+	g->gran_units = (u32)(gran / FTL_MAP_UNIT);
+	g->stripe_bytes = gran * g->dies;
+
+	ret = ftl_derive_blocks(cfg, g, err, errlen);
+	if (ret)
+		return ret;
+
+	if (g->logical_units < g->dies) {
+		return ftl_err(err, errlen,
+			       "capacity is smaller than one 4 KiB page per die");
+	}
+
+	if (cfg->gc_fg_free_blocks > cfg->gc_bg_free_blocks) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "gc_fg_free_blocks=%llu must not exceed gc_bg_free_blocks=%llu",
+				     (unsigned long long)cfg->gc_fg_free_blocks,
+				     (unsigned long long)cfg->gc_bg_free_blocks);
+		return -EINVAL;
+	}
+	g->gc_fg = (u32)cfg->gc_fg_free_blocks;
+	g->gc_bg = (u32)cfg->gc_bg_free_blocks;
+
+	/*
+	 * GC relocates inside a die, so every die needs its own headroom:
+	 * the foreground threshold, one open block and one block that only
+	 * GC may take (so relocation always has a destination).
+	 */
+	spare_per_die = ftl_div64(g->phys_units - g->logical_units,
+				  g->dies * (u64)g->units_per_block);
+	need_spare = g->gc_fg + 2;
+	if (spare_per_die < need_spare) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
+				     (unsigned long long)cfg->op_percent,
+				     (unsigned long long)spare_per_die,
+				     (unsigned long long)need_spare);
+		return -EINVAL;
+	}
+	if (g->gc_bg >= g->blocks_per_die) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "gc_bg_free_blocks=%llu must be below the %u blocks of a die",
+				     (unsigned long long)cfg->gc_bg_free_blocks,
+				     g->blocks_per_die);
+		return -EINVAL;
+	}
+
+	/*
+	 * Partly filled program units sit in the write buffer, up to one per
+	 * die; the buffer must also hold one more full unit or a write could
+	 * wait for space that is never released.
+	 */
+	if ((cfg->write_buffer_kib << 10) < (u64)(g->dies + 1) * pu_bytes) {
+		if (err && errlen)
+			ftl_snprintf(err, errlen,
+				     "write_buffer_kib=%llu is too small: it must hold (dies + 1) program units = %llu KiB",
+				     (unsigned long long)cfg->write_buffer_kib,
+				     (unsigned long long)(((u64)(g->dies + 1) * pu_bytes) >> 10));
+		return -EINVAL;
+	}
+	g->wb_units = (u32)((cfg->write_buffer_kib << 10) / FTL_MAP_UNIT);
+
+	g->time_scale = cfg->time_scale;
+	g->t_read = cfg->read_ns * cfg->time_scale;
+	g->t_prog = cfg->prog_ns * cfg->time_scale;
+	g->t_erase = cfg->erase_ns * cfg->time_scale;
+	g->t_fw_read_4k = cfg->fw_read_4k_ns * cfg->time_scale;
+	g->t_fw_read = cfg->fw_read_ns * cfg->time_scale;
+	g->t_fw_write = cfg->fw_write_ns * cfg->time_scale;
+	g->t_fw_write_4k = cfg->fw_write_4k_ns * cfg->time_scale;
+	g->channel_mbps = cfg->channel_mbps;
+	g->link_mbps = cfg->link_mbps;
+	return 0;
+}
+
+u64 ftl_xfer_ns(const struct ftl_geometry *g, u64 bytes, u64 mbps)
+{
+	/* bytes / (mbps * 10^6) s = bytes * 1000 / mbps ns, rounded up */
+	return ftl_div64(bytes * 1000 * g->time_scale + mbps - 1, mbps);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Run-time configuration of the flash model: one table, many users.
+ *
+ * FTL_CONFIG_PARAMS() is the single description of every geometry and
+ * timing knob. The kernel module turns it into module parameters, the
+ * simulator into command-line options, the validator into range checks
+ * and the README lists it; nothing else spells out the list again.
+ *
+ * X(name, default, min, max, description)
+ * All values are unsigned 64-bit integers; units are part of the name.
+ * A default of 0 for blocks_per_plane, granularity_bytes means "derive".
+ */
+#ifndef FTL_CONFIG_H
+#define FTL_CONFIG_H
+
+#include "ftl_compat.h"
+
+#define FTL_MAP_UNIT		4096u	/* mapping unit, bytes */
+#define FTL_MAP_SHIFT		12
+#define FTL_ERRMSG_LEN		160
+
+#define FTL_CONFIG_PARAMS(X)						\
+	X(channels, 4, 1, 256,						\
+	  "flash channels; dies are numbered channel-first")		\
+	X(dies_per_channel, 2, 1, 64,					\
+	  "dies (ways) sharing one channel")				\
+	X(planes_per_die, 2, 1, 16,					\
+	  "planes per die; one program unit spans all planes")		\
+	X(page_bytes, 16384, 4096, 1048576,				\
+	  "flash page size of one plane in bytes (multiple of 4096)")	\
+	X(pages_per_block, 64, 2, 65536,				\
+	  "flash pages per erase block")				\
+	X(blocks_per_plane, 0, 0, 16777216,				\
+	  "erase blocks per plane; 0 = derive from capacity_mib")	\
+	X(capacity_mib, 1024, 0, 16777216,				\
+	  "user-visible capacity in MiB; 0 = derive from blocks_per_plane") \
+	X(op_percent, 7, 1, 90,						\
+	  "over-provisioning: percent of flash hidden from the host")	\
+	X(granularity_bytes, 0, 0, 1073741824,				\
+	  "die-allocation granularity in bytes (multiple of 4096); 0 = page_bytes x planes_per_die") \
+	X(read_ns, 36000, 1, 100000000,					\
+	  "NAND page read (tR) in ns")					\
+	X(prog_ns, 185000, 1, 100000000,				\
+	  "NAND program of one program unit (tPROG) in ns")		\
+	X(erase_ns, 1500000, 1, 1000000000,				\
+	  "NAND block erase (tBERS) in ns")				\
+	X(channel_mbps, 800, 1, 1000000,				\
+	  "flash channel bandwidth in MB/s (10^6 bytes/s)")		\
+	X(link_mbps, 3360, 1, 1000000,					\
+	  "host link bandwidth per direction in MB/s (10^6 bytes/s)")	\
+	X(fw_read_4k_ns, 21500, 0, 100000000,				\
+	  "firmware overhead of a read of at most 4 KiB, ns")		\
+	X(fw_read_ns, 30500, 0, 100000000,				\
+	  "firmware overhead of a read larger than 4 KiB, ns")		\
+	X(fw_write_ns, 4000, 0, 100000000,				\
+	  "firmware overhead per write/trim/flush command, ns")	\
+	X(fw_write_4k_ns, 460, 0, 100000000,				\
+	  "extra firmware overhead per 4 KiB written, ns")		\
+	X(write_buffer_kib, 16384, 4, 4194304,				\
+	  "write buffer (early completion) size in KiB")		\
+	X(gc_bg_free_blocks, 4, 1, 1048576,				\
+	  "background GC runs on an idle die with fewer free blocks")	\
+	X(gc_fg_free_blocks, 2, 1, 1048576,				\
+	  "foreground GC runs before a write when a die has this few free blocks") \
+	X(time_scale, 1, 1, 10000,					\
+	  "multiplies every modelled delay (slow emulated guests)")
+
+struct ftl_config {
+#define FTL_CONFIG_FIELD(name, def, min, max, desc) u64 name;
+	FTL_CONFIG_PARAMS(FTL_CONFIG_FIELD)
+#undef FTL_CONFIG_FIELD
+};
+
+/* Geometry and scaled timing derived from a validated ftl_config. */
+struct ftl_geometry {
+	u32 channels;
+	u32 dies;
+	u32 page_units;		/* 4 KiB units in one plane page */
+	u32 pu_units;		/* units in one program unit (all planes) */
+	u32 units_per_block;	/* units in one multi-plane erase block */
+	u32 blocks_per_die;
+	u32 gran_units;		/* die-allocation granularity in units */
+	u32 wb_units;		/* write buffer size in units */
+	u32 gc_bg;		/* free-block thresholds, per die */
+	u32 gc_fg;
+	u64 units_per_die;
+	u64 phys_units;
+	u64 logical_units;	/* exported capacity in units */
+	u64 stripe_bytes;	/* dies x granularity */
+
+	/* modelled delays, already multiplied by time_scale */
+	u64 t_read;
+	u64 t_prog;
+	u64 t_erase;
+	u64 t_fw_read_4k;
+	u64 t_fw_read;
+	u64 t_fw_write;
+	u64 t_fw_write_4k;
+	u64 time_scale;
+	u64 channel_mbps;
+	u64 link_mbps;
+};
+
+/* The table as data, for option parsers and documentation. */
+struct ftl_param {
+	const char *name;
+	const char *desc;
+	u64 def;
+	u64 min;
+	u64 max;
+	size_t offset;		/* of the field in struct ftl_config */
+};
+
+extern const struct ftl_param ftl_params[];
+extern const size_t ftl_nr_params;
+u64 *ftl_param_ptr(struct ftl_config *cfg, const struct ftl_param *p);
+
+/* Fill @cfg with the defaults of the table. */
+void ftl_config_defaults(struct ftl_config *cfg);
+
+/*
+ * Check @cfg and derive @geo from it. Returns 0, or -EINVAL with a
+ * message naming the offending parameter(s) in @err.
+ */
+int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *geo,
+		      char *err, size_t errlen);
+
+/* Nanoseconds to move @bytes at @mbps, scaled; never overflows for
+ * bytes < 2^40, mbps >= 1 and time_scale <= 10000. */
+u64 ftl_xfer_ns(const struct ftl_geometry *geo, u64 bytes, u64 mbps);
+
+#endif /* FTL_CONFIG_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command execution: read, write, trim and flush against the mapping and
+ * the timing resources, plus creation and statistics.
+ */
+#include "ftl_internal.h"
+
+/* Longest read or write the model accepts in one command (keeps the
+ * transfer-time arithmetic far from overflow). */
+#define FTL_MAX_XFER_BYTES	(1ULL << 32)
+
+struct ftl *ftl_create(const struct ftl_config *cfg, char *err, size_t errlen)
+{
+	struct ftl *ftl;
+	int ret;
+
+	ftl = ftl_zalloc(1, sizeof(*ftl));
+	if (!ftl) {
+		ftl_snprintf(err, errlen, "out of memory for the model");
+		return NULL;
+	}
+	ftl->cfg = *cfg;
+	ret = ftl_config_derive(cfg, &ftl->geo, err, errlen);
+	if (ret)
+		goto err_free;
+
+	ftl->l2p = ftl_zalloc(ftl->geo.logical_units, sizeof(*ftl->l2p));
+	if (!ftl->l2p)
+		goto err_nomem;
+	ftl->p2l = ftl_zalloc(ftl->geo.phys_units, sizeof(*ftl->p2l));
+	if (!ftl->p2l)
+		goto err_l2p;
+	ftl->blocks = ftl_zalloc((size_t)ftl->geo.dies * ftl->geo.blocks_per_die,
+				 sizeof(*ftl->blocks));
+	if (!ftl->blocks)
+		goto err_p2l;
+	ftl->dies = ftl_zalloc(ftl->geo.dies, sizeof(*ftl->dies));
+	if (!ftl->dies)
+		goto err_blocks;
+	if (ftl_timing_init(ftl))
+		goto err_dies;
+
+	ftl_map_init(ftl);
+	ftl_place_init(ftl);
+	return ftl;
+
+err_dies:
+	ftl_free(ftl->dies);
+err_blocks:
+	ftl_free(ftl->blocks);
+err_p2l:
+	ftl_free(ftl->p2l);
+err_l2p:
+	ftl_free(ftl->l2p);
+err_nomem:
+	ftl_snprintf(err, errlen,
+		     "out of memory for the mapping tables (%llu logical + %llu physical 4 KiB pages, 8 bytes each)",
+		     (unsigned long long)ftl->geo.logical_units,
+		     (unsigned long long)ftl->geo.phys_units);
+err_free:
+	ftl_free(ftl);
+	return NULL;
+}
+
+void ftl_destroy(struct ftl *ftl)
+{
+	if (!ftl)
+		return;
+	ftl_timing_free(ftl);
+	ftl_free(ftl->dies);
+	ftl_free(ftl->blocks);
+	ftl_free(ftl->p2l);
+	ftl_free(ftl->l2p);
+	ftl_free(ftl);
+}
+
+const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl)
+{
+	return &ftl->geo;
+}
+
+u64 ftl_capacity_bytes(const struct ftl *ftl)
+{
+	return ftl->geo.logical_units << FTL_MAP_SHIFT;
+}
+
+static bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u32 die = ftl_die_of(ftl, ppa);
+	const struct ftl_die *d = &ftl->dies[die];
+	u32 in_die = ppa - die * (u32)g->units_per_die;
+	u32 blk = in_die / g->units_per_block;
+	u32 off = in_die % g->units_per_block;
+
+	return blk == d->open_blk && off >= d->wp - d->wp % g->pu_units;
+}
+
+/*
+ * Reads: units of one program unit that are adjacent in the command share
+ * one multi-plane NAND read; each group crosses the host link as soon as
+ * it is off its channel. Unmapped and still-buffered units come from
+ * controller memory at once.
+ */
+static int ftl_read(struct ftl *ftl, u64 first, u64 n, u64 now, u64 *done)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 t0 = now + (n == 1 ? g->t_fw_read_4k : g->t_fw_read);
+	u64 end = t0, i, dram_units = 0;
+	u32 grp_pu = FTL_NONE, grp_die = 0, grp_units = 0;
+
+	for (i = 0; i <= n; i++) {
+		u32 ppa = FTL_NONE, pu = FTL_NONE;
+
+		if (i < n) {
+			ppa = ftl->l2p[first + i];
+			if (ppa == FTL_NONE) {
+				ftl->st.unmapped_read_units++;
+				dram_units++;
+			} else if (ftl_unit_buffered(ftl, ppa)) {
+				ftl->dies[ftl_die_of(ftl, ppa)].st.buffer_hits++;
+				dram_units++;
+				ppa = FTL_NONE;
+			} else {
+				pu = ppa / g->pu_units;
+			}
+		}
+		if (grp_units && (pu != grp_pu || i == n)) {
+			u64 ready = ftl_nand_read(ftl, grp_die, t0, grp_units);
+
+			end = ftl_max64(end, ftl_bw_reserve(ftl, &ftl->link_tx, ready,
+							    (u64)grp_units * FTL_MAP_UNIT));
+			grp_units = 0;
+		}
+		if (pu == FTL_NONE)
+			continue;
+		if (!grp_units) {
+			grp_pu = pu;
+			grp_die = ftl_die_of(ftl, ppa);
+		}
+		grp_units++;
+	}
+	if (dram_units)
+		end = ftl_max64(end, ftl_bw_reserve(ftl, &ftl->link_tx, t0,
+						    dram_units * FTL_MAP_UNIT));
+	*done = end;
+	ftl->st.host_read_units += n;
+	return FTL_OK;
+}
+
+/* Preferred die first, then its neighbours, so a full die never fails a
+ * write that another die can take. */
+static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u64 t, u32 *ppa,
+			       u32 *got_die)
+{
+	u32 k;
+
+	for (k = 0; k < ftl->geo.dies; k++) {
+		u32 d = (die + k) % ftl->geo.dies;
+
+		if (!ftl_alloc_slot(ftl, d, false, t, ppa)) {
+			if (k)
+				ftl->st.placement_fallbacks++;
+			*got_die = d;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/*
+ * Writes complete early, once their data is in the write buffer; they
+ * wait only when the buffer is full. NAND programs happen as program
+ * units fill up and free their buffer space when they finish.
+ */
+static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
+		     u64 n, u64 now, u64 *done)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 t = now + g->t_fw_write + g->t_fw_write_4k * n;
+	struct ftl_place_req req = { .cmd = cmd };
+	int status = FTL_OK;
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		u32 lpn = (u32)(first + i), ppa, die;
+
+		/* buffer space first, then the DMA of this unit */
+		t = ftl_bw_reserve(ftl, &ftl->link_rx, ftl_wbuf_acquire(ftl, t),
+				   FTL_MAP_UNIT);
+		req.lpn = lpn;
+		req.index = (u32)i;
+		die = ftl_place_die(ftl, &req);
+		if (ftl_alloc_host_slot(ftl, die, t, &ppa, &die)) {
+			ftl->wb.used--;		/* the unit never entered */
+			status = FTL_ERR_NO_SPACE;
+			break;
+		}
+		ftl_invalidate(ftl, lpn);
+		ftl->p2l[ppa] = lpn;
+		ftl->l2p[lpn] = ppa;
+		ftl->dies[die].st.host_write_units++;
+		ftl->st.host_write_units++;
+	}
+	*done = t;
+	return status;
+}
+
+/* Only whole 4 KiB units can be unmapped; partial ones keep their data. */
+static int ftl_trim(struct ftl *ftl, u64 off, u64 len, u64 now, u64 *done)
+{
+	u64 first = (off + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT;
+	u64 end = (off + len) >> FTL_MAP_SHIFT;
+	u64 i;
+
+	for (i = first; i < end; i++) {
+		if (ftl->l2p[i] != FTL_NONE) {
+			ftl_invalidate(ftl, (u32)i);
+			ftl->st.trimmed_units++;
+		}
+	}
+	*done = now + ftl->geo.t_fw_write;
+	return FTL_OK;
+}
+
+/*
+ * Flush waits for every program already queued. Partly filled program
+ * units stay in the buffer: the modelled drive has power-loss protection,
+ * like the datacenter drives the research measured, so padding them out
+ * would only distort placement.
+ */
+static int ftl_flush(struct ftl *ftl, u64 now, u64 *done)
+{
+	*done = ftl_max64(now + ftl->geo.t_fw_write, ftl->wb.last_release);
+	return FTL_OK;
+}
+
+int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
+	       u64 *done)
+{
+	u64 cap = ftl_capacity_bytes(ftl);
+	u64 first, n;
+	int ret;
+
+	*done = now + ftl->geo.t_fw_write;
+	if (cmd->op >= FTL_OP_NR) {
+		ftl->st.errors++;
+		return FTL_ERR_INVALID;
+	}
+	ftl->st.cmds[cmd->op]++;
+	if (cmd->op != FTL_OP_FLUSH) {
+		if (!cmd->len ||
+		    (cmd->op != FTL_OP_TRIM && cmd->len > FTL_MAX_XFER_BYTES)) {
+			ftl->st.errors++;
+			return FTL_ERR_INVALID;
+		}
+		if (cmd->off >= cap || cmd->len > cap - cmd->off) {
+			ftl->st.errors++;
+			return FTL_ERR_RANGE;
+		}
+	}
+
+	ftl_background_gc(ftl, now);
+
+	first = cmd->off >> FTL_MAP_SHIFT;
+	n = ((cmd->off + cmd->len + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT) - first;
+	switch (cmd->op) {
+	case FTL_OP_READ:
+		ret = ftl_read(ftl, first, n, now, done);
+		break;
+	case FTL_OP_WRITE:
+		ret = ftl_write(ftl, cmd, first, n, now, done);
+		break;
+	case FTL_OP_TRIM:
+		ret = ftl_trim(ftl, cmd->off, cmd->len, now, done);
+		break;
+	default:
+		ret = ftl_flush(ftl, now, done);
+		break;
+	}
+	if (ret)
+		ftl->st.errors++;
+	return ret;
+}

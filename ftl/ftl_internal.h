@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private state of the flash model, shared by the files of ftl/ only.
+ *
+ * Physical addresses (ppa) are u32 indices of 4 KiB slots:
+ *   ppa = (die * blocks_per_die + block) * units_per_block + offset
+ * Metadata is two flat u32 arrays (L2P, P2L), 8 bytes per 4 KiB page,
+ * plus a few words per erase block; nothing is allocated per page.
+ */
+#ifndef FTL_INTERNAL_H
+#define FTL_INTERNAL_H
+
+#include "ftl.h"
+
+#define FTL_NONE	U32_MAX		/* unmapped / no block / empty slot */
+
+enum ftl_block_state {
+	FTL_BLK_FREE,
+	FTL_BLK_OPEN,
+	FTL_BLK_FULL,
+};
+
+struct ftl_block {
+	u32 valid;		/* valid units */
+	u32 erases;
+	u32 next;		/* free-list link */
+	u8 state;
+};
+
+struct ftl_die {
+	u64 busy_until;		/* NAND timeline of this die */
+	u32 open_blk;		/* block taking writes, FTL_NONE if none */
+	u32 wp;			/* next unit in open_blk */
+	u32 pu_host_units;	/* host units in the open program unit */
+	u32 free_head;
+	u32 free_tail;
+	u32 free_count;
+	u64 valid_units;
+	struct ftl_die_stats st;
+};
+
+/* Min-heap of pending write-buffer releases (program completion times). */
+struct ftl_wbuf {
+	u64 *when;
+	u32 *units;
+	u32 len;
+	u32 cap;
+	u32 used;		/* units held: queued programs + open units */
+	u64 last_release;	/* latest completion ever queued */
+};
+
+/*
+ * A bandwidth-limited resource (a flash channel, one direction of the host
+ * link). Time is cut into buckets that each carry @cap bytes; a transfer
+ * fills buckets from the moment its data is ready. Unlike a single
+ * "busy until" stamp this lets a transfer that is ready early use idle
+ * bandwidth before one reserved later in the future (no head-of-line
+ * blocking between commands submitted in a different order than their
+ * data becomes ready).
+ */
+struct ftl_bw {
+	u64 mbps;
+	u64 width;		/* bucket length, ns */
+	u64 cap;		/* bytes per bucket */
+	u32 nr;			/* ring size; horizon = nr * width */
+	u64 *id;		/* bucket number held by each ring slot */
+	u64 *used;		/* bytes taken in that bucket */
+};
+
+/* Round-robin cursor of the default placement policy. */
+struct ftl_place {
+	u32 die;
+	u32 filled;		/* units placed on @die in this granule */
+};
+
+struct ftl {
+	struct ftl_config cfg;
+	struct ftl_geometry geo;
+	u32 *l2p;		/* logical unit -> ppa */
+	u32 *p2l;		/* ppa -> logical unit */
+	struct ftl_block *blocks;
+	struct ftl_die *dies;
+	struct ftl_bw *chan;	/* per-channel transfers */
+	struct ftl_bw link_rx;	/* host -> device */
+	struct ftl_bw link_tx;	/* device -> host */
+	u32 dies_below_bg;	/* dies whose free blocks < gc_bg */
+	struct ftl_wbuf wb;
+	struct ftl_place place;
+	struct ftl_stats st;
+};
+
+static inline u32 ftl_die_of(const struct ftl *ftl, u32 ppa)
+{
+	/* units_per_die < 2^32: validated, so a 32-bit division suffices */
+	return ppa / (u32)ftl->geo.units_per_die;
+}
+
+static inline u32 ftl_blk_index(const struct ftl *ftl, u32 die, u32 blk)
+{
+	return die * ftl->geo.blocks_per_die + blk;
+}
+
+static inline u32 ftl_ppa(const struct ftl *ftl, u32 die, u32 blk, u32 off)
+{
+	return ftl_blk_index(ftl, die, blk) * ftl->geo.units_per_block + off;
+}
+
+static inline u32 ftl_channel_of(const struct ftl *ftl, u32 die)
+{
+	/* channel-first numbering: consecutive dies sit on different channels */
+	return die % ftl->geo.channels;
+}
+
+/* ftl_timing.c: resources and the write buffer */
+int ftl_timing_init(struct ftl *ftl);
+void ftl_timing_free(struct ftl *ftl);
+u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes);
+u64 ftl_wbuf_acquire(struct ftl *ftl, u64 t);
+void ftl_program(struct ftl *ftl, u32 die, u64 ready, u32 host_units);
+u64 ftl_nand_read(struct ftl *ftl, u32 die, u64 t, u32 units);
+
+/* ftl_map.c: blocks, slots, GC */
+void ftl_map_init(struct ftl *ftl);
+int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa);
+void ftl_invalidate(struct ftl *ftl, u32 lpn);
+void ftl_background_gc(struct ftl *ftl, u64 now);
+
+/* ftl_placement.c: the policy seam */
+struct ftl_place_req {
+	const struct ftl_cmd *cmd;
+	u64 lpn;		/* logical unit being placed */
+	u32 index;		/* unit index inside the command */
+};
+
+void ftl_place_init(struct ftl *ftl);
+u32 ftl_place_die(struct ftl *ftl, const struct ftl_place_req *req);
+
+#endif /* FTL_INTERNAL_H */

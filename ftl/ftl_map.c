@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Block management and garbage collection, per die.
+ *
+ * Each die has its own free list and one open block. GC is greedy (the
+ * full block with the fewest valid units) and relocates valid units into
+ * the open block of the *same* die, so the die a placement policy chose
+ * survives garbage collection.
+ */
+#include "ftl_internal.h"
+
+/* Blocks that only GC may take, so relocation always has a destination. */
+#define FTL_GC_RESERVE	1
+
+static void ftl_free_push(struct ftl *ftl, u32 die, u32 blk)
+{
+	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
+	bool was_below = d->free_count < ftl->geo.gc_bg;
+
+	b->state = FTL_BLK_FREE;
+	b->next = FTL_NONE;
+	if (d->free_tail == FTL_NONE)
+		d->free_head = blk;
+	else
+		ftl->blocks[ftl_blk_index(ftl, die, d->free_tail)].next = blk;
+	d->free_tail = blk;
+	d->free_count++;
+	if (was_below && d->free_count >= ftl->geo.gc_bg)
+		ftl->dies_below_bg--;
+}
+
+static u32 ftl_free_pop(struct ftl *ftl, u32 die)
+{
+	struct ftl_die *d = &ftl->dies[die];
+	u32 blk = d->free_head;
+	struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
+	bool was_below = d->free_count < ftl->geo.gc_bg;
+
+	d->free_head = b->next;
+	if (d->free_head == FTL_NONE)
+		d->free_tail = FTL_NONE;
+	d->free_count--;
+	if (!was_below && d->free_count < ftl->geo.gc_bg)
+		ftl->dies_below_bg++;
+	b->state = FTL_BLK_OPEN;
+	b->next = FTL_NONE;
+	return blk;
+}
+
+void ftl_map_init(struct ftl *ftl)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u32 die, blk;
+	u64 i;
+
+	for (i = 0; i < g->logical_units; i++)
+		ftl->l2p[i] = FTL_NONE;
+	for (i = 0; i < g->phys_units; i++)
+		ftl->p2l[i] = FTL_NONE;
+	ftl->dies_below_bg = 0;
+	for (die = 0; die < g->dies; die++) {
+		struct ftl_die *d = &ftl->dies[die];
+
+		d->open_blk = FTL_NONE;
+		d->free_head = FTL_NONE;
+		d->free_tail = FTL_NONE;
+		/* counted below bg until the pushes below lift it */
+		ftl->dies_below_bg++;
+		for (blk = 0; blk < g->blocks_per_die; blk++)
+			ftl_free_push(ftl, die, blk);
+	}
+}
+
+/* Remove the mapping of logical unit @lpn, if any. */
+void ftl_invalidate(struct ftl *ftl, u32 lpn)
+{
+	u32 ppa = ftl->l2p[lpn];
+	u32 die, bi;
+
+	if (ppa == FTL_NONE)
+		return;
+	die = ftl_die_of(ftl, ppa);
+	bi = ppa / ftl->geo.units_per_block;
+	ftl->p2l[ppa] = FTL_NONE;
+	ftl->blocks[bi].valid--;
+	ftl->dies[die].valid_units--;
+	ftl->l2p[lpn] = FTL_NONE;
+}
+
+/* Greedy victim: the full block with the fewest valid units. */
+static u32 ftl_gc_victim(struct ftl *ftl, u32 die)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, 0)];
+	u32 best = FTL_NONE, best_valid = g->units_per_block;
+	u32 blk;
+
+	for (blk = 0; blk < g->blocks_per_die; blk++) {
+		if (b[blk].state == FTL_BLK_FULL && b[blk].valid < best_valid) {
+			best = blk;
+			best_valid = b[blk].valid;
+			if (!best_valid)
+				break;
+		}
+	}
+	return best;
+}
+
+/*
+ * Relocate the valid units of one victim block of @die and erase it,
+ * starting when the die is free after @t. Returns false when no block
+ * has anything to reclaim.
+ */
+static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_die *d = &ftl->dies[die];
+	u32 victim = ftl_gc_victim(ftl, die);
+	u32 base, off, last_pu = FTL_NONE;
+	struct ftl_block *vb;
+
+	if (victim == FTL_NONE)
+		return false;
+	vb = &ftl->blocks[ftl_blk_index(ftl, die, victim)];
+	base = ftl_ppa(ftl, die, victim, 0);
+	d->busy_until = ftl_max64(d->busy_until, t);
+
+	for (off = 0; off < g->units_per_block && vb->valid; off++) {
+		u32 lpn = ftl->p2l[base + off];
+		u32 dst;
+
+		if (lpn == FTL_NONE)
+			continue;
+		if (off / g->pu_units != last_pu) {
+			/* one multi-plane read per program unit holding data */
+			last_pu = off / g->pu_units;
+			d->busy_until += g->t_read;
+			d->st.busy_ns += g->t_read;
+			d->st.gc_reads++;
+		}
+		/* cannot fail: the reserve block is ours (see FTL_GC_RESERVE) */
+		if (ftl_alloc_slot(ftl, die, true, d->busy_until, &dst))
+			return false;
+		ftl->p2l[base + off] = FTL_NONE;
+		vb->valid--;
+		ftl->p2l[dst] = lpn;
+		ftl->l2p[lpn] = dst;
+		d->st.gc_copies++;
+	}
+
+	d->busy_until += g->t_erase;
+	d->st.busy_ns += g->t_erase;
+	d->st.erases++;
+	vb->erases++;
+	ftl_free_push(ftl, die, victim);
+	ftl->st.gc_cycles++;
+	return true;
+}
+
+/*
+ * Foreground GC: make room on @die before a host write opens a block.
+ * Each cycle gains (units_per_block - valid) free units, so the loop ends.
+ */
+static void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t)
+{
+	struct ftl_die *d = &ftl->dies[die];
+
+	while (d->free_count <= ftl->geo.gc_fg) {
+		if (!ftl_gc_one(ftl, die, t))
+			break;
+		ftl->st.gc_fg_cycles++;
+	}
+}
+
+/* Background GC: one cycle on each idle die that is low on free blocks. */
+void ftl_background_gc(struct ftl *ftl, u64 now)
+{
+	u32 die;
+
+	if (!ftl->dies_below_bg)
+		return;
+	for (die = 0; die < ftl->geo.dies; die++) {
+		struct ftl_die *d = &ftl->dies[die];
+
+		if (d->free_count < ftl->geo.gc_bg && d->busy_until <= now)
+			ftl_gc_one(ftl, die, now);
+	}
+}
+
+/*
+ * Take the next 4 KiB slot of @die's open block for data ready at @t and
+ * count it valid (the caller records the owner in P2L). Host writes (gc == false) may trigger foreground GC and never take the
+ * GC reserve. Programs the program unit when this slot completes it.
+ * Returns 0, or -ENOSPC when the die has no room even after GC.
+ */
+int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_block *ob;
+
+	if (d->open_blk == FTL_NONE) {
+		if (!gc && d->free_count <= g->gc_fg)
+			ftl_gc_foreground(ftl, die, t);
+		/* GC may have opened a block for its copies: use it */
+		if (d->open_blk == FTL_NONE) {
+			if (d->free_count <= (gc ? 0 : FTL_GC_RESERVE))
+				return -ENOSPC;
+			d->open_blk = ftl_free_pop(ftl, die);
+			d->wp = 0;
+			d->pu_host_units = 0;
+		}
+	}
+
+	ob = &ftl->blocks[ftl_blk_index(ftl, die, d->open_blk)];
+	*ppa = ftl_ppa(ftl, die, d->open_blk, d->wp);
+	d->wp++;
+	d->valid_units++;
+	ob->valid++;
+	if (!gc)
+		d->pu_host_units++;
+	if (d->wp % g->pu_units == 0) {
+		ftl_program(ftl, die, gc ? d->busy_until : t, d->pu_host_units);
+		d->pu_host_units = 0;
+	}
+	if (d->wp == g->units_per_block) {
+		ob->state = FTL_BLK_FULL;
+		d->open_blk = FTL_NONE;
+	}
+	return 0;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics, inspection and the consistency checker. Read-only views of
+ * the model for the transport, the simulator and the tests, so none of
+ * them needs to know the layout of struct ftl.
+ */
+#include "ftl_internal.h"
+
+void ftl_stats_get(const struct ftl *ftl, struct ftl_stats *st)
+{
+	*st = ftl->st;
+}
+
+void ftl_die_stats_get(const struct ftl *ftl, u32 die,
+		       struct ftl_die_stats *st)
+{
+	const struct ftl_die *d;
+
+	ftl_memset(st, 0, sizeof(*st));
+	if (die >= ftl->geo.dies)
+		return;
+	d = &ftl->dies[die];
+	*st = d->st;
+	st->free_blocks = d->free_count;
+	st->valid_units = d->valid_units;
+}
+
+void ftl_stats_reset(struct ftl *ftl)
+{
+	u32 die;
+
+	ftl_memset(&ftl->st, 0, sizeof(ftl->st));
+	for (die = 0; die < ftl->geo.dies; die++)
+		ftl_memset(&ftl->dies[die].st, 0, sizeof(ftl->dies[die].st));
+}
+
+u64 ftl_waf_milli(const struct ftl *ftl)
+{
+	if (!ftl->st.host_write_units)
+		return 0;
+	return ftl_div64(ftl->st.nand_write_units * 1000,
+			 ftl->st.host_write_units);
+}
+
+int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 lpn = off >> FTL_MAP_SHIFT;
+	u32 ppa, in_die;
+	const struct ftl_die *d;
+
+	if (lpn >= g->logical_units)
+		return -ERANGE;
+	ppa = ftl->l2p[lpn];
+	if (ppa == FTL_NONE)
+		return -ENOENT;
+	loc->die = ftl_die_of(ftl, ppa);
+	in_die = ppa - loc->die * (u32)g->units_per_die;
+	loc->block = in_die / g->units_per_block;
+	loc->offset = in_die % g->units_per_block;
+	d = &ftl->dies[loc->die];
+	loc->buffered = loc->block == d->open_blk &&
+			loc->offset >= d->wp - d->wp % g->pu_units;
+	return 0;
+}
+
+u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block)
+{
+	if (die >= ftl->geo.dies || block >= ftl->geo.blocks_per_die)
+		return 0;
+	return ftl->blocks[ftl_blk_index(ftl, die, block)].erases;
+}
+
+#define FTL_CHECK(cond, ...)					\
+	do {							\
+		if (!(cond)) {					\
+			ftl_snprintf(err, errlen, __VA_ARGS__);	\
+			return -EIO;				\
+		}						\
+	} while (0)
+
+static int ftl_check_die(const struct ftl *ftl, u32 die, char *err,
+			 size_t errlen)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	const struct ftl_die *d = &ftl->dies[die];
+	u32 blk, off, free_seen = 0, cur;
+	u64 die_valid = 0;
+
+	for (blk = 0; blk < g->blocks_per_die; blk++) {
+		const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
+		u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0;
+		u32 limit = blk == d->open_blk ? d->wp : g->units_per_block;
+
+		FTL_CHECK((b->state == FTL_BLK_OPEN) == (blk == d->open_blk),
+			  "die %u block %u: state %u but open block is %u",
+			  die, blk, b->state, d->open_blk);
+		for (off = 0; off < g->units_per_block; off++) {
+			u32 lpn = ftl->p2l[base + off];
+
+			if (lpn == FTL_NONE)
+				continue;
+			FTL_CHECK(b->state != FTL_BLK_FREE && off < limit,
+				  "die %u block %u offset %u: free or unwritten slot maps lpn %u",
+				  die, blk, off, lpn);
+			FTL_CHECK(lpn < g->logical_units && ftl->l2p[lpn] == base + off,
+				  "P2L[%u] = %u but L2P of it is %u",
+				  base + off, lpn,
+				  lpn < g->logical_units ? ftl->l2p[lpn] : FTL_NONE);
+			valid++;
+		}
+		FTL_CHECK(valid == b->valid,
+			  "die %u block %u: %u valid units counted, %u recorded",
+			  die, blk, valid, b->valid);
+		die_valid += valid;
+	}
+	FTL_CHECK(die_valid == d->valid_units,
+		  "die %u: %llu valid units counted, %llu recorded", die,
+		  (unsigned long long)die_valid,
+		  (unsigned long long)d->valid_units);
+
+	for (cur = d->free_head; cur != FTL_NONE;
+	     cur = ftl->blocks[ftl_blk_index(ftl, die, cur)].next) {
+		FTL_CHECK(cur < g->blocks_per_die && free_seen < g->blocks_per_die,
+			  "die %u: free list is corrupt", die);
+		FTL_CHECK(ftl->blocks[ftl_blk_index(ftl, die, cur)].state == FTL_BLK_FREE,
+			  "die %u block %u on the free list is not free", die, cur);
+		free_seen++;
+	}
+	FTL_CHECK(free_seen == d->free_count,
+		  "die %u: free list holds %u blocks, count says %u", die,
+		  free_seen, d->free_count);
+	return 0;
+}
+
+int ftl_check(const struct ftl *ftl, char *err, size_t errlen)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u32 die, below = 0;
+	u64 lpn;
+	int ret;
+
+	for (lpn = 0; lpn < g->logical_units; lpn++) {
+		u32 ppa = ftl->l2p[lpn];
+
+		if (ppa == FTL_NONE)
+			continue;
+		FTL_CHECK(ppa < g->phys_units && ftl->p2l[ppa] == lpn,
+			  "L2P[%llu] = %u but P2L of it is %u",
+			  (unsigned long long)lpn, ppa,
+			  ppa < g->phys_units ? ftl->p2l[ppa] : FTL_NONE);
+	}
+	for (die = 0; die < g->dies; die++) {
+		ret = ftl_check_die(ftl, die, err, errlen);
+		if (ret)
+			return ret;
+		if (ftl->dies[die].free_count < g->gc_bg)
+			below++;
+	}
+	FTL_CHECK(below == ftl->dies_below_bg,
+		  "%u dies below the GC threshold, %u recorded", below,
+		  ftl->dies_below_bg);
+	FTL_CHECK(ftl->wb.used <= g->wb_units,
+		  "write buffer holds %u units, capacity %u", ftl->wb.used,
+		  g->wb_units);
+	return 0;
+}

@@ -1,0 +1,51 @@
+#include "model.h"
+
+namespace nvmev {
+
+ftl_config default_config() {
+  ftl_config cfg;
+  ftl_config_defaults(&cfg);
+  return cfg;
+}
+
+Model::Model(const ftl_config& cfg) : cfg_(cfg) {
+  char err[FTL_ERRMSG_LEN] = "";
+  ftl_.reset(ftl_create(&cfg, err, sizeof(err)));
+  if (!ftl_) throw ConfigError(err);
+}
+
+Completion Model::submit(const ftl_cmd& cmd, uint64_t now_ns) {
+  Completion c{};
+  c.status = ftl_submit(ftl_.get(), &cmd, now_ns, &c.done_ns);
+  return c;
+}
+
+ftl_stats Model::stats() const {
+  ftl_stats st;
+  ftl_stats_get(ftl_.get(), &st);
+  return st;
+}
+
+std::vector<ftl_die_stats> Model::die_stats() const {
+  std::vector<ftl_die_stats> v(geometry().dies);
+  for (uint32_t d = 0; d < v.size(); d++) ftl_die_stats_get(ftl_.get(), d, &v[d]);
+  return v;
+}
+
+double Model::write_amplification() const {
+  return static_cast<double>(ftl_waf_milli(ftl_.get())) / 1000.0;
+}
+
+int Model::die_of(uint64_t off) const {
+  ftl_location loc;
+  if (ftl_locate(ftl_.get(), off, &loc)) return -1;
+  return static_cast<int>(loc.die);
+}
+
+std::string Model::check() const {
+  char err[256] = "";
+  if (ftl_check(ftl_.get(), err, sizeof(err))) return err;
+  return {};
+}
+
+}  // namespace nvmev

@@ -1,0 +1,56 @@
+// C++ handle for the flash model in ftl/ (the same C code nvmev.ko runs).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "ftl.h"
+}
+
+namespace nvmev {
+
+// The model refused its configuration; what() is the validator's message.
+class ConfigError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct Completion {
+  uint64_t done_ns;
+  int status;  // enum ftl_status
+};
+
+class Model {
+ public:
+  explicit Model(const ftl_config& cfg);
+
+  Completion submit(const ftl_cmd& cmd, uint64_t now_ns);
+
+  const ftl_geometry& geometry() const { return *ftl_get_geometry(ftl_.get()); }
+  const ftl_config& config() const { return cfg_; }
+  uint64_t capacity_bytes() const { return ftl_capacity_bytes(ftl_.get()); }
+  ftl_stats stats() const;
+  std::vector<ftl_die_stats> die_stats() const;
+  void reset_stats() { ftl_stats_reset(ftl_.get()); }
+  double write_amplification() const;
+  // Die holding the 4 KiB unit at byte offset off; -1 when unmapped.
+  int die_of(uint64_t off) const;
+  // Empty string when consistent, otherwise the first inconsistency.
+  std::string check() const;
+  ftl* raw() { return ftl_.get(); }
+
+ private:
+  struct Deleter {
+    void operator()(ftl* f) const { ftl_destroy(f); }
+  };
+  ftl_config cfg_;
+  std::unique_ptr<ftl, Deleter> ftl_;
+};
+
+ftl_config default_config();
+
+}  // namespace nvmev

@@ -1,0 +1,115 @@
+#include "report.h"
+
+namespace nvmev {
+
+json to_json(const PhaseResult& p) {
+  return json{{"ops", p.ops},
+              {"bytes", p.bytes},
+              {"errors", p.errors},
+              {"elapsed_ns", p.elapsed_ns()},
+              {"mb_per_s", p.mb_per_s()},
+              {"iops", p.iops()},
+              {"mean_latency_ns", p.mean_latency_ns},
+              {"p50_latency_ns", p.p50_latency_ns},
+              {"p99_latency_ns", p.p99_latency_ns},
+              {"max_latency_ns", p.max_latency_ns}};
+}
+
+json to_json(const ftl_stats& st) {
+  return json{{"reads", st.cmds[FTL_OP_READ]},
+              {"writes", st.cmds[FTL_OP_WRITE]},
+              {"trims", st.cmds[FTL_OP_TRIM]},
+              {"flushes", st.cmds[FTL_OP_FLUSH]},
+              {"errors", st.errors},
+              {"host_read_units", st.host_read_units},
+              {"host_write_units", st.host_write_units},
+              {"nand_write_units", st.nand_write_units},
+              {"trimmed_units", st.trimmed_units},
+              {"unmapped_read_units", st.unmapped_read_units},
+              {"gc_cycles", st.gc_cycles},
+              {"gc_fg_cycles", st.gc_fg_cycles},
+              {"placement_fallbacks", st.placement_fallbacks},
+              {"wb_stalls", st.wb_stalls},
+              {"wb_stall_ns", st.wb_stall_ns}};
+}
+
+json to_json(const ftl_die_stats& st) {
+  return json{{"host_reads", st.host_reads},
+              {"host_read_units", st.host_read_units},
+              {"read_collisions", st.read_collisions},
+              {"read_wait_ns", st.read_wait_ns},
+              {"buffer_hits", st.buffer_hits},
+              {"host_write_units", st.host_write_units},
+              {"programs", st.programs},
+              {"gc_reads", st.gc_reads},
+              {"gc_copies", st.gc_copies},
+              {"erases", st.erases},
+              {"busy_ns", st.busy_ns},
+              {"free_blocks", st.free_blocks},
+              {"valid_units", st.valid_units}};
+}
+
+json geometry_json(const Model& m) {
+  const ftl_geometry& g = m.geometry();
+  return json{{"dies", g.dies},
+              {"channels", g.channels},
+              {"program_unit_bytes", uint64_t{g.pu_units} * FTL_MAP_UNIT},
+              {"block_bytes", uint64_t{g.units_per_block} * FTL_MAP_UNIT},
+              {"blocks_per_die", g.blocks_per_die},
+              {"granularity_bytes", uint64_t{g.gran_units} * FTL_MAP_UNIT},
+              {"stripe_bytes", g.stripe_bytes},
+              {"capacity_bytes", m.capacity_bytes()},
+              {"physical_bytes", g.phys_units * FTL_MAP_UNIT}};
+}
+
+json config_json(const ftl_config& cfg) {
+  json j = json::object();
+  for (size_t i = 0; i < ftl_nr_params; i++)
+    j[ftl_params[i].name] = *ftl_param_ptr(const_cast<ftl_config*>(&cfg), &ftl_params[i]);
+  return j;
+}
+
+namespace {
+
+std::string csv_cell(const json& v) {
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  }
+  return v.dump();
+}
+
+}  // namespace
+
+void print_report(std::ostream& out, const json& report, bool csv) {
+  if (!csv) {
+    out << report.dump(2) << "\n";
+    return;
+  }
+  out << "# workload=" << report.value("workload", "") << "\n";
+  if (report.contains("summary"))
+    for (auto& [k, v] : report["summary"].items()) out << "# " << k << "=" << csv_cell(v) << "\n";
+  const json& rows = report["rows"];
+  if (rows.empty()) return;
+  bool first = true;
+  for (auto& [k, v] : rows[0].items()) {
+    (void)v;
+    out << (first ? "" : ",") << k;
+    first = false;
+  }
+  out << "\n";
+  for (const auto& row : rows) {
+    first = true;
+    for (auto& [k, v] : row.items()) {
+      (void)k;
+      out << (first ? "" : ",") << csv_cell(v);
+      first = false;
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace nvmev

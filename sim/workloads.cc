@@ -1,0 +1,219 @@
+#include "workloads.h"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+namespace nvmev {
+
+uint64_t DieActivity::total_reads() const {
+  uint64_t s = 0;
+  for (auto v : reads) s += v;
+  return s;
+}
+
+uint64_t DieActivity::total_collisions() const {
+  uint64_t s = 0;
+  for (auto v : collisions) s += v;
+  return s;
+}
+
+unsigned DieActivity::dies_used() const {
+  return static_cast<unsigned>(
+      std::count_if(reads.begin(), reads.end(), [](uint64_t v) { return v > 0; }));
+}
+
+namespace {
+
+ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len) {
+  ftl_cmd c{};
+  c.op = op;
+  c.off = off;
+  c.len = len;
+  return c;
+}
+
+void submit_checked(Engine& e, const ftl_cmd& c) {
+  Completion r = e.submit(c);
+  if (r.status != FTL_OK)
+    throw std::runtime_error("model returned status " + std::to_string(r.status) +
+                             " for a workload command");
+}
+
+// Write [off, off+len) in commands of at most `piece` bytes.
+void write_range(Engine& e, uint64_t off, uint64_t len, uint64_t piece) {
+  for (uint64_t done = 0; done < len; done += piece)
+    submit_checked(e, make_cmd(FTL_OP_WRITE, off + done, std::min(piece, len - done)));
+}
+
+// fdatasync: flush, and wait for it and everything before it.
+void sync(Engine& e) {
+  e.drain();
+  submit_checked(e, make_cmd(FTL_OP_FLUSH, 0, 0));
+  e.drain();
+}
+
+DieActivity activity(const std::vector<ftl_die_stats>& before,
+                     const std::vector<ftl_die_stats>& after) {
+  DieActivity a;
+  for (size_t d = 0; d < after.size(); d++) {
+    a.reads.push_back(after[d].host_reads - before[d].host_reads);
+    a.collisions.push_back(after[d].read_collisions - before[d].read_collisions);
+  }
+  return a;
+}
+
+}  // namespace
+
+std::vector<AlignmentPoint> run_alignment(Model& model, const AlignmentParams& p) {
+  if (p.region_bytes == 0 || p.region_bytes % (4 * KiB) ||
+      p.region_bytes > model.capacity_bytes())
+    throw std::invalid_argument("alignment: region must be a non-zero multiple of 4 KiB "
+                                "within the device capacity");
+  if (p.strides.empty()) throw std::invalid_argument("alignment: no strides given");
+  for (uint64_t s : p.strides)
+    if (s == 0 || s % (4 * KiB) || s > p.region_bytes)
+      throw std::invalid_argument("alignment: stride " + std::to_string(s) +
+                                  " is not a multiple of 4 KiB within the region");
+
+  Engine e(model, 8);
+  write_range(e, 0, p.region_bytes, 1 * MiB);
+  sync(e);
+
+  std::mt19937_64 rng(p.seed);
+  std::vector<AlignmentPoint> out;
+  e.set_queue_depth(p.queue_depth);
+  for (uint64_t stride : p.strides) {
+    std::uniform_int_distribution<uint64_t> pick(0, p.region_bytes / stride - 1);
+    auto before = model.die_stats();
+    e.begin_phase();
+    for (uint64_t i = 0; i < p.reads_per_stride; i++)
+      submit_checked(e, make_cmd(FTL_OP_READ, pick(rng) * stride, 4 * KiB));
+    AlignmentPoint pt{stride, e.end_phase(), 0, activity(before, model.die_stats())};
+    out.push_back(pt);
+  }
+  double base = out.front().phase.mb_per_s();
+  for (auto& pt : out) pt.relative = base > 0 ? pt.phase.mb_per_s() / base : 0;
+  return out;
+}
+
+RandWriteResult run_randwrite(Model& model, const RandWriteParams& p) {
+  const uint64_t cap = model.capacity_bytes();
+  if (p.block_bytes == 0 || p.block_bytes % (4 * KiB) || p.block_bytes > cap)
+    throw std::invalid_argument("randwrite: block size must be a non-zero multiple of 4 KiB");
+  if (!(p.passes > 0)) throw std::invalid_argument("randwrite: passes must be positive");
+
+  RandWriteResult r{};
+  Engine e(model, p.queue_depth);
+  e.begin_phase();
+  write_range(e, 0, cap - cap % p.block_bytes, std::max<uint64_t>(p.block_bytes, 128 * KiB));
+  r.fill = e.end_phase();
+
+  std::mt19937_64 rng(p.seed);
+  std::uniform_int_distribution<uint64_t> pick(0, cap / p.block_bytes - 1);
+  const auto writes = static_cast<uint64_t>(p.passes * static_cast<double>(cap / p.block_bytes));
+  model.reset_stats();
+  e.begin_phase();
+  for (uint64_t i = 0; i < writes; i++)
+    submit_checked(e, make_cmd(FTL_OP_WRITE, pick(rng) * p.block_bytes, p.block_bytes));
+  r.random = e.end_phase();
+  r.write_amplification = model.write_amplification();
+  r.stats = model.stats();
+  r.dies = model.die_stats();
+  return r;
+}
+
+namespace {
+
+// Writes everything that is not the target file, in order, wrapping.
+class OtherData {
+ public:
+  OtherData(uint64_t start, uint64_t end) : start_(start), end_(end), next_(start) {}
+  void write(Engine& e, uint64_t len) {
+    while (len) {
+      uint64_t n = std::min(len, end_ - next_);
+      write_range(e, next_, n, 1 * MiB);
+      next_ += n;
+      len -= n;
+      if (next_ == end_) next_ = start_;
+    }
+  }
+
+ private:
+  uint64_t start_, end_, next_;
+};
+
+PhaseResult read_file(Engine& e, const FragmentParams& p) {
+  e.set_queue_depth(1);
+  e.begin_phase();
+  for (uint64_t off = 0; off < p.file_bytes; off += p.read_bytes)
+    submit_checked(e, make_cmd(FTL_OP_READ, off, std::min(p.read_bytes, p.file_bytes - off)));
+  return e.end_phase();
+}
+
+}  // namespace
+
+FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
+  Model frag(cfg), contig(cfg);
+  const ftl_geometry& g = frag.geometry();
+  const uint64_t gran = static_cast<uint64_t>(g.gran_units) * 4 * KiB;
+  const uint64_t chunk = p.chunk_bytes ? p.chunk_bytes : gran;
+  const uint64_t cap = frag.capacity_bytes();
+
+  if (chunk % (4 * KiB) || p.file_bytes == 0 || p.file_bytes % chunk)
+    throw std::invalid_argument("fragment: file size must be a non-zero multiple of the "
+                                "chunk, and the chunk a multiple of 4 KiB");
+  if (p.read_bytes == 0 || p.read_bytes % (4 * KiB))
+    throw std::invalid_argument("fragment: read size must be a non-zero multiple of 4 KiB");
+  if (p.file_bytes + std::max(chunk, 32 * MiB) > cap)
+    throw std::invalid_argument("fragment: the device must hold the file plus 32 MiB of "
+                                "other data");
+
+  std::mt19937_64 rng(p.seed);
+  std::uniform_int_distribution<uint64_t> random_chunks(1, 1024);
+  auto gap = [&]() -> uint64_t {
+    if (p.gap == FragmentParams::Gap::Worst)
+      return g.stripe_bytes > chunk ? g.stripe_bytes - chunk : g.stripe_bytes;
+    return random_chunks(rng) * chunk;
+  };
+
+  FragmentResult r{};
+  {
+    Engine e(frag, 32);
+    OtherData other(p.file_bytes, cap);
+    if (p.kind == FragmentParams::Kind::Overwrite) {
+      write_range(e, 0, p.file_bytes, chunk);
+      sync(e);
+    }
+    for (uint64_t off = 0; off < p.file_bytes; off += chunk) {
+      submit_checked(e, make_cmd(FTL_OP_WRITE, off, chunk));
+      sync(e);
+      other.write(e, gap());
+      sync(e);
+    }
+    auto before = frag.die_stats();
+    r.fragmented = read_file(e, p);
+    r.fragmented_dies = activity(before, frag.die_stats());
+  }
+  {
+    Engine e(contig, 32);
+    write_range(e, 0, p.file_bytes, chunk);
+    sync(e);
+    auto before = contig.die_stats();
+    r.contiguous = read_file(e, p);
+    r.contiguous_dies = activity(before, contig.die_stats());
+  }
+  double base = r.contiguous.mb_per_s();
+  r.relative = base > 0 ? r.fragmented.mb_per_s() / base : 0;
+  return r;
+}
+
+const char* to_string(FragmentParams::Kind k) {
+  return k == FragmentParams::Kind::Append ? "append" : "overwrite";
+}
+
+const char* to_string(FragmentParams::Gap g) {
+  return g == FragmentParams::Gap::Worst ? "worst" : "random";
+}
+
+}  // namespace nvmev
