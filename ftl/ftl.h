@@ -95,6 +95,13 @@ u64 ftl_capacity_bytes(const struct ftl *ftl);
 int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now_ns,
 	       u64 *done_ns);
 
+/*
+ * Let the drive use idle time up to @now_ns: background GC runs on every
+ * die that is idle and short of free blocks. ftl_submit() does this too;
+ * call it when no command arrives for a while.
+ */
+void ftl_idle(struct ftl *ftl, u64 now_ns);
+
 /* Statistics: snapshot copies; reset zeroes counters, keeps gauges. */
 void ftl_stats_get(const struct ftl *ftl, struct ftl_stats *st);
 void ftl_die_stats_get(const struct ftl *ftl, u32 die,

@@ -33,7 +33,7 @@
 	  "flash pages per erase block")				\
 	X(blocks_per_plane, 0, 0, 16777216,				\
 	  "erase blocks per plane; 0 = derive from capacity_mib")	\
-	X(capacity_mib, 1024, 0, 16777216,				\
+	X(capacity_mib, 4096, 0, 16777216,				\
 	  "user-visible capacity in MiB; 0 = derive from blocks_per_plane") \
 	X(op_percent, 7, 1, 90,						\
 	  "over-provisioning: percent of flash hidden from the host")	\

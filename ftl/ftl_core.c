@@ -260,7 +260,7 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 		}
 	}
 
-	ftl_background_gc(ftl, now);
+	ftl_idle(ftl, now);
 
 	first = cmd->off >> FTL_MAP_SHIFT;
 	n = ((cmd->off + cmd->len + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT) - first;

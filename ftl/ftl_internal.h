@@ -123,7 +123,6 @@ u64 ftl_nand_read(struct ftl *ftl, u32 die, u64 t, u32 units);
 void ftl_map_init(struct ftl *ftl);
 int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa);
 void ftl_invalidate(struct ftl *ftl, u32 lpn);
-void ftl_background_gc(struct ftl *ftl, u64 now);
 
 /* ftl_placement.c: the policy seam */
 struct ftl_place_req {

@@ -173,8 +173,12 @@ static void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t)
 	}
 }
 
-/* Background GC: one cycle on each idle die that is low on free blocks. */
-void ftl_background_gc(struct ftl *ftl, u64 now)
+/*
+ * Background GC: every die that is short of free blocks and went idle
+ * before @now runs GC cycles back to back from the moment it went idle,
+ * as long as each cycle starts before @now.
+ */
+void ftl_idle(struct ftl *ftl, u64 now)
 {
 	u32 die;
 
@@ -183,8 +187,9 @@ void ftl_background_gc(struct ftl *ftl, u64 now)
 	for (die = 0; die < ftl->geo.dies; die++) {
 		struct ftl_die *d = &ftl->dies[die];
 
-		if (d->free_count < ftl->geo.gc_bg && d->busy_until <= now)
-			ftl_gc_one(ftl, die, now);
+		while (d->free_count < ftl->geo.gc_bg && d->busy_until <= now)
+			if (!ftl_gc_one(ftl, die, d->busy_until))
+				break;
 	}
 }
 

@@ -69,6 +69,12 @@ void Engine::drain() {
   while (!inflight_.empty()) wait_one();
 }
 
+void Engine::idle(uint64_t ns) {
+  drain();
+  now_ += ns;
+  model_.idle(now_);
+}
+
 void Engine::begin_phase() {
   drain();
   phase_ = PhaseResult{};

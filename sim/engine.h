@@ -43,6 +43,8 @@ class Engine {
   Completion submit(const ftl_cmd& cmd, uint64_t not_before = 0);
   // Wait for every command in flight (an fsync-like barrier).
   void drain();
+  // Drain, then leave the drive idle for ns (background GC may run).
+  void idle(uint64_t ns);
 
   // Measurement window: begin drains and clears, end drains and reports
   // all commands of the window; op_result() then has one op's share.

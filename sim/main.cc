@@ -1,5 +1,6 @@
 // nvmev-sim: the flash model of nvmev.ko, driven in virtual time.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -40,7 +41,12 @@ int main(int argc, char** argv) {
   auto* geo = app.add_option_group("Geometry and timing");
   for (size_t i = 0; i < ftl_nr_params; i++) {
     const ftl_param& p = ftl_params[i];
-    geo->add_option(std::string("--") + p.name, *ftl_param_ptr(&cfg, &p), p.desc)
+    // module-parameter spelling (capacity_mib) and the usual CLI one (capacity-mib)
+    std::string dashed = p.name;
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    std::string names = std::string("--") + p.name;
+    if (dashed != p.name) names += ",--" + dashed;
+    geo->add_option(names, *ftl_param_ptr(&cfg, &p), p.desc)
         ->capture_default_str();
   }
   std::string format = "json", output;
@@ -87,6 +93,8 @@ int main(int argc, char** argv) {
   frag_cmd->add_option("--chunk-kib", chunk_kib, "file chunk; 0 = die-allocation granularity")
       ->capture_default_str();
   frag_cmd->add_option("--read-kib", read_kib, "read command size")->capture_default_str();
+  uint64_t settle_ms = 1000;
+  frag_cmd->add_option("--settle-ms", settle_ms, "idle time before the read")->capture_default_str();
   frag_cmd->add_option("--seed", fp.seed, "random seed")->capture_default_str();
 
   std::string trace_file;
@@ -128,6 +136,7 @@ int main(int argc, char** argv) {
       fp.file_bytes = file_mib * MiB;
       fp.chunk_bytes = chunk_kib * KiB;
       fp.read_bytes = read_kib * KiB;
+      fp.settle_ns = settle_ms * 1000000;
       Model probe(cfg);
       FragmentResult r = run_fragment(cfg, fp);
       json rep = base_report("fragment", probe);

@@ -29,6 +29,8 @@ class Model {
   explicit Model(const ftl_config& cfg);
 
   Completion submit(const ftl_cmd& cmd, uint64_t now_ns);
+  // The drive is idle until now_ns: background GC may run.
+  void idle(uint64_t now_ns) { ftl_idle(ftl_.get(), now_ns); }
 
   const ftl_geometry& geometry() const { return *ftl_get_geometry(ftl_.get()); }
   const ftl_config& config() const { return cfg_; }

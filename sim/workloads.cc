@@ -144,6 +144,7 @@ class OtherData {
 };
 
 PhaseResult read_file(Engine& e, const FragmentParams& p) {
+  e.idle(p.settle_ns);
   e.set_queue_depth(1);
   e.begin_phase();
   for (uint64_t off = 0; off < p.file_bytes; off += p.read_bytes)

@@ -69,7 +69,7 @@ RandWriteResult run_randwrite(Model& model, const RandWriteParams& p);
 // LBAs [0, file_bytes); the other data fills the rest of the device in
 // order, wrapping around. Append: the file is built this way. Overwrite:
 // the file is first written contiguously, then each chunk is overwritten
-// this way. The file is then read sequentially, read_bytes per command at
+// this way. After settle_ns of idle time the file is read sequentially, read_bytes per command at
 // queue depth 1, and compared with a file written contiguously on an
 // identical fresh device.
 struct FragmentParams {
@@ -78,6 +78,7 @@ struct FragmentParams {
   uint64_t file_bytes = 8 * MiB;
   uint64_t chunk_bytes = 0;  // 0 = the die-allocation granularity
   uint64_t read_bytes = 1 * MiB;
+  uint64_t settle_ns = 1000000000;  // idle time before the read (background GC)
   uint64_t seed = 1;
 };
 
