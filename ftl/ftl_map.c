@@ -144,6 +144,7 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t)
 			return false;
 		ftl->p2l[base + off] = FTL_NONE;
 		vb->valid--;
+		d->valid_units--;	/* the copy counted itself valid */
 		ftl->p2l[dst] = lpn;
 		ftl->l2p[lpn] = dst;
 		d->st.gc_copies++;

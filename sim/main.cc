@@ -104,7 +104,13 @@ int main(int argc, char** argv) {
   trace_cmd->add_option("--qd", trace_qd, "queue depth for commands without @time")
       ->capture_default_str();
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and friends exit 0; every usage error exits 2
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
 
   std::ofstream file;
   if (!output.empty()) {

@@ -1,0 +1,62 @@
+// Shared fixtures for the unit tests of the flash model.
+#pragma once
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine.h"
+#include "model.h"
+
+namespace nvmev::test {
+
+constexpr uint64_t K4 = 4096;
+
+// The research's 8-die drive (4 channels x 2 dies, 32 KiB program unit
+// and granularity) on a small capacity.
+inline ftl_config paper_config(uint64_t capacity_mib = 1024) {
+  ftl_config c = default_config();
+  c.capacity_mib = capacity_mib;
+  return c;
+}
+
+// A small device that garbage-collects a lot: 4 dies, 256 KiB blocks.
+inline ftl_config small_config() {
+  ftl_config c = default_config();
+  c.channels = 2;
+  c.dies_per_channel = 2;
+  c.planes_per_die = 1;
+  c.page_bytes = 16384;
+  c.pages_per_block = 16;
+  c.capacity_mib = 32;
+  c.op_percent = 20;
+  c.write_buffer_kib = 1024;
+  return c;
+}
+
+inline ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE) {
+  ftl_cmd c{};
+  c.op = op;
+  c.off = off;
+  c.len = len;
+  c.hint = hint;
+  return c;
+}
+
+// Submit and require success; returns the completion time.
+inline uint64_t ok(Model& m, const ftl_cmd& c, uint64_t now) {
+  Completion r = m.submit(c, now);
+  EXPECT_EQ(r.status, FTL_OK) << "op " << int(c.op) << " off " << c.off << " len " << c.len;
+  return r.done_ns;
+}
+
+// Config validation result: empty string when valid.
+inline std::string validate(const ftl_config& c) {
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN] = "";
+  if (ftl_config_derive(&c, &g, err, sizeof(err)) == 0) return {};
+  return err[0] ? err : "(empty message)";
+}
+
+}  // namespace nvmev::test

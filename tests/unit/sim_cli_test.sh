@@ -1,0 +1,53 @@
+#!/bin/bash
+# Command-line behaviour of nvmev-sim: bad input gets a precise message and
+# exit status 2; good input produces parseable output.
+set -u
+sim=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# expect STATUS PATTERN ARGS... : exit status and a stderr/stdout pattern
+expect() {
+	local want=$1 pattern=$2 got
+	shift 2
+	"$sim" "$@" >"$tmp/out" 2>&1
+	got=$?
+	if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
+		echo "FAIL: nvmev-sim $* -> status $got (want $want), output:"
+		sed 's/^/    /' "$tmp/out"
+		fails=$((fails + 1))
+	fi
+}
+
+expect 2 "invalid configuration: channels=0 is out of range" --channels 0 randwrite
+expect 2 "page_bytes=6144 is not a multiple of 4096" --page-bytes 6144 alignment
+expect 2 "granularity_bytes=1000 is not a multiple of 4096" fragment --granularity_bytes 1000
+expect 2 "capacity too small for GC headroom" --capacity-mib 64 --op-percent 1 randwrite
+expect 2 "stride 6144 is not a multiple of 4 KiB" alignment --stride-min-kib 6 --stride-max-kib 6
+expect 2 "" --no-such-option randwrite
+expect 2 "" randwrite --passes x
+expect 2 "" --format xml params
+expect 2 "A subcommand is required"
+
+printf 'W 0 4K\nQ 1 2\n' >"$tmp/bad.trace"
+expect 2 "bad.trace:2: unknown operation 'Q'" trace "$tmp/bad.trace"
+expect 2 "cannot open" trace "$tmp/missing.trace"
+
+printf 'W 0 1M\nF\nB\nR 0 1M\n' >"$tmp/ok.trace"
+expect 0 '"workload": "trace"' trace "$tmp/ok.trace"
+expect 0 "^op,ops,bytes" --format csv trace "$tmp/ok.trace"
+expect 0 "^stride_kib,iops" --format csv alignment --region-mib 16 --stride-max-kib 64 --reads 500
+expect 0 "relative_throughput" --format csv fragment --capacity-mib 1024
+expect 0 "write_amplification" --format csv --capacity-mib 64 --op-percent 20 --pages-per-block 16 randwrite --passes 1
+
+# every parameter is listed by `params`, and options accept both spellings
+"$sim" --format csv params >"$tmp/params" || fails=$((fails + 1))
+for p in channels dies_per_channel granularity_bytes time_scale write_buffer_kib; do
+	grep -q "^$p," "$tmp/params" || { echo "FAIL: params lacks $p"; fails=$((fails + 1)); }
+done
+
+if [ "$fails" -eq 0 ]; then
+	echo "sim_cli: all checks passed"
+fi
+exit "$fails"

@@ -1,0 +1,192 @@
+// Geometry validation: every rejected combination, and what is derived.
+#include <fstream>
+#include <sstream>
+
+#include "helpers.h"
+
+namespace nvmev::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(Config, DefaultsAreThePaperDrive) {
+  ftl_config c = default_config();
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.dies, 8u);
+  EXPECT_EQ(g.channels, 4u);
+  EXPECT_EQ(uint64_t{g.pu_units} * K4, 32768u);
+  EXPECT_EQ(uint64_t{g.gran_units} * K4, 32768u);  // default = page x planes
+  EXPECT_EQ(g.stripe_bytes, 8u * 32768u);
+  EXPECT_EQ(g.logical_units * K4, c.capacity_mib << 20);
+  // over-provisioning is at least what was asked for
+  EXPECT_GE(g.phys_units * 93, g.logical_units * 100);
+}
+
+TEST(Config, EveryParameterRangeIsChecked) {
+  for (size_t i = 0; i < ftl_nr_params; i++) {
+    const ftl_param& p = ftl_params[i];
+    SCOPED_TRACE(p.name);
+    ftl_config c = default_config();
+    if (p.min > 0) {
+      *ftl_param_ptr(&c, &p) = p.min - 1;
+      std::string e = validate(c);
+      EXPECT_THAT(e, HasSubstr(std::string(p.name) + "=" + std::to_string(p.min - 1)));
+      EXPECT_THAT(e, HasSubstr("out of range"));
+    }
+    *ftl_param_ptr(&c, &p) = p.max + 1;
+    EXPECT_THAT(validate(c), HasSubstr(std::string(p.name) + "="));
+  }
+}
+
+struct BadCase {
+  const char* what;
+  void (*apply)(ftl_config&);
+  const char* message;
+};
+
+class ConfigRejects : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ConfigRejects, WithAPreciseMessage) {
+  ftl_config c = default_config();
+  GetParam().apply(c);
+  EXPECT_THAT(validate(c), HasSubstr(GetParam().message));
+}
+
+const BadCase kBadCases[] = {
+    {"page not 4K multiple", [](ftl_config& c) { c.page_bytes = 6144; },
+     "page_bytes=6144 is not a multiple of 4096"},
+    {"granularity not 4K multiple", [](ftl_config& c) { c.granularity_bytes = 6144; },
+     "granularity_bytes=6144 is not a multiple of 4096"},
+    {"granularity larger than block",
+     [](ftl_config& c) { c.granularity_bytes = 64ull * 32768 + 4096; },
+     "is larger than an erase block"},
+    {"both sizes", [](ftl_config& c) { c.blocks_per_plane = 100; },
+     "blocks_per_plane and capacity_mib are mutually exclusive"},
+    {"no size",
+     [](ftl_config& c) {
+       c.blocks_per_plane = 0;
+       c.capacity_mib = 0;
+     },
+     "one of blocks_per_plane or capacity_mib must be non-zero"},
+    {"no GC headroom",
+     [](ftl_config& c) {
+       c.capacity_mib = 256;
+       c.op_percent = 1;
+     },
+     "capacity too small for GC headroom"},
+    {"headroom for raised thresholds",
+     [](ftl_config& c) {
+       c.capacity_mib = 256;
+       c.gc_fg_free_blocks = 8;
+       c.gc_bg_free_blocks = 8;
+     },
+     "GC needs 10 (gc_fg_free_blocks + 2)"},
+    {"fg above bg",
+     [](ftl_config& c) {
+       c.gc_fg_free_blocks = 5;
+       c.gc_bg_free_blocks = 4;
+     },
+     "gc_fg_free_blocks=5 must not exceed gc_bg_free_blocks=4"},
+    {"bg not below die blocks",
+     [](ftl_config& c) {
+       c.capacity_mib = 0;
+       c.blocks_per_plane = 40;
+       c.op_percent = 50;
+       c.gc_bg_free_blocks = 40;
+     },
+     "gc_bg_free_blocks=40 must be below the 40 blocks of a die"},
+    {"write buffer too small", [](ftl_config& c) { c.write_buffer_kib = 256; },
+     "write_buffer_kib=256 is too small: it must hold (dies + 1) program units = 288 KiB"},
+    {"too many pages",
+     [](ftl_config& c) {
+       c.channels = 256;
+       c.dies_per_channel = 64;
+       c.capacity_mib = 0;
+       c.blocks_per_plane = 16777216;
+     },
+     "more than 4294967294 4 KiB pages"},
+    {"huge capacity", [](ftl_config& c) { c.capacity_mib = 16777216; },
+     "more than 4294967294 4 KiB pages"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, ConfigRejects, ::testing::ValuesIn(kBadCases),
+                         [](const auto& info) {
+                           std::string n = info.param.what;
+                           for (auto& ch : n)
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+TEST(Config, BlocksPerPlaneGivesCapacity) {
+  ftl_config c = default_config();
+  c.capacity_mib = 0;
+  c.blocks_per_plane = 100;
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.blocks_per_die, 100u);
+  EXPECT_EQ(g.phys_units, 100ull * 8 * 64 * 8);  // blocks x dies x pages x (32K/4K)
+  EXPECT_EQ(g.logical_units, g.phys_units * 93 / 100);
+}
+
+TEST(Config, GranularityAndStripeFollowTheParameter) {
+  ftl_config c = default_config();
+  c.granularity_bytes = 4096;
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.gran_units, 1u);
+  EXPECT_EQ(g.stripe_bytes, 8u * 4096u);
+  c.granularity_bytes = 73728;  // 72 KiB: not a power of two, still fine
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.stripe_bytes, 8u * 73728u);
+}
+
+TEST(Config, TimeScaleMultipliesDelays) {
+  ftl_config c = default_config();
+  c.time_scale = 10000;
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.t_read, c.read_ns * 10000);
+  EXPECT_EQ(g.t_prog, c.prog_ns * 10000);
+  EXPECT_EQ(g.t_erase, c.erase_ns * 10000);
+  EXPECT_EQ(g.t_fw_read, c.fw_read_ns * 10000);
+}
+
+TEST(Config, TransferTimeDoesNotOverflow) {
+  ftl_config c = default_config();
+  c.time_scale = 10000;
+  c.channel_mbps = 100000;  // 100 GB/s
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  const uint64_t bytes = 1ull << 32;
+  // 4 GiB at 100 GB/s = 42.95 ms, x10000 = 429.5 s
+  EXPECT_EQ(ftl_xfer_ns(&g, bytes, 100000), (bytes * 1000 * 10000 + 99999) / 100000);
+  EXPECT_EQ(ftl_xfer_ns(&g, 4096, 1), 4096ull * 1000 * 10000);  // slowest link
+}
+
+TEST(Config, CreateReportsTheValidatorMessage) {
+  ftl_config c = default_config();
+  c.page_bytes = 6144;
+  char err[FTL_ERRMSG_LEN] = "";
+  EXPECT_EQ(ftl_create(&c, err, sizeof(err)), nullptr);
+  EXPECT_THAT(std::string(err), HasSubstr("page_bytes=6144"));
+  EXPECT_THROW(Model m(c), ConfigError);
+}
+
+TEST(Config, ReadmeDocumentsEveryParameter) {
+  std::ifstream f(std::string(NVMEV_SOURCE_DIR) + "/README.md");
+  ASSERT_TRUE(f) << "README.md not found";
+  std::stringstream ss;
+  ss << f.rdbuf();
+  for (size_t i = 0; i < ftl_nr_params; i++)
+    EXPECT_THAT(ss.str(), HasSubstr(std::string("`") + ftl_params[i].name + "`"))
+        << ftl_params[i].name << " is not documented in README.md";
+}
+
+}  // namespace
+}  // namespace nvmev::test
