@@ -76,9 +76,12 @@ struct ftl_stats {
 	u64 wb_stall_ns;
 };
 
-/* Create a model; @err receives a message when NULL is returned. */
-struct ftl *ftl_create(const struct ftl_config *cfg, char *err,
-		       size_t errlen);
+/*
+ * Create a model in *@out. Returns 0, -EINVAL for a bad configuration or
+ * -ENOMEM; on error @err says what is wrong and nothing is left allocated.
+ */
+int ftl_create(const struct ftl_config *cfg, struct ftl **out, char *err,
+	       size_t errlen);
 void ftl_destroy(struct ftl *ftl);
 
 const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl);

@@ -45,31 +45,30 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 }
 
 #define ftl_snprintf snprintf
+#define ftl_vsnprintf vsnprintf
 #define ftl_memset memset
 #define ftl_memcpy memcpy
+#define ftl_printf(a, b) __printf(a, b)
 
 #else /* userspace */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
+/* the compiler's own names, so u64 is the same type as C++'s uint64_t */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
 
-#ifndef U32_MAX
-#define U32_MAX UINT32_MAX
-#endif
-#ifndef U64_MAX
-#define U64_MAX UINT64_MAX
-#endif
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static inline void *ftl_zalloc(size_t n, size_t size)
 {
@@ -92,8 +91,11 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 }
 
 #define ftl_snprintf snprintf
+#define ftl_vsnprintf vsnprintf
 #define ftl_memset memset
 #define ftl_memcpy memcpy
+/* format checking of ftl_printf() functions is done by the kernel build */
+#define ftl_printf(a, b)
 
 #endif /* __KERNEL__ */
 

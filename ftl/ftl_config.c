@@ -9,13 +9,6 @@
 
 #define FTL_MAX_PHYS_UNITS	((u64)U32_MAX - 1)	/* u32 physical addresses */
 
-void ftl_config_defaults(struct ftl_config *cfg)
-{
-#define FTL_CONFIG_DEFAULT(name, def, min, max, desc) cfg->name = (def);
-	FTL_CONFIG_PARAMS(FTL_CONFIG_DEFAULT)
-#undef FTL_CONFIG_DEFAULT
-}
-
 static int ftl_err(char *err, size_t errlen, const char *msg)
 {
 	if (err && errlen)
@@ -39,11 +32,19 @@ const struct ftl_param ftl_params[] = {
 #undef FTL_CONFIG_DESC
 };
 
-const size_t ftl_nr_params = sizeof(ftl_params) / sizeof(ftl_params[0]);
+const size_t ftl_nr_params = ARRAY_SIZE(ftl_params);
 
 u64 *ftl_param_ptr(struct ftl_config *cfg, const struct ftl_param *p)
 {
 	return (u64 *)((char *)cfg + p->offset);
+}
+
+void ftl_config_defaults(struct ftl_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < ftl_nr_params; i++)
+		*ftl_param_ptr(cfg, &ftl_params[i]) = ftl_params[i].def;
 }
 
 static int ftl_check_ranges(const struct ftl_config *cfg, char *err,

@@ -38,7 +38,8 @@
 	X(op_percent, 7, 1, 90,						\
 	  "over-provisioning: percent of flash hidden from the host")	\
 	X(granularity_bytes, 0, 0, 1073741824,				\
-	  "die-allocation granularity in bytes (multiple of 4096); 0 = page_bytes x planes_per_die") \
+	  "die-allocation granularity in bytes (multiple of 4096); "	\
+	  "0 = page_bytes x planes_per_die")				\
 	X(read_ns, 36000, 1, 100000000,					\
 	  "NAND page read (tR) in ns")					\
 	X(prog_ns, 185000, 1, 100000000,				\
@@ -126,8 +127,10 @@ void ftl_config_defaults(struct ftl_config *cfg);
 int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *geo,
 		      char *err, size_t errlen);
 
-/* Nanoseconds to move @bytes at @mbps, scaled; never overflows for
- * bytes < 2^40, mbps >= 1 and time_scale <= 10000. */
+/*
+ * Nanoseconds to move @bytes at @mbps, scaled; never overflows for
+ * bytes < 2^40, mbps >= 1 and time_scale <= 10000.
+ */
 u64 ftl_xfer_ns(const struct ftl_geometry *geo, u64 bytes, u64 mbps);
 
 #endif /* FTL_CONFIG_H */

@@ -5,19 +5,23 @@
  */
 #include "ftl_internal.h"
 
-/* Longest read or write the model accepts in one command (keeps the
- * transfer-time arithmetic far from overflow). */
-#define FTL_MAX_XFER_BYTES	(1ULL << 32)
+/*
+ * Longest read or write the model accepts in one command (keeps the
+ * transfer-time arithmetic far from overflow): 4 GiB.
+ */
+#define FTL_MAX_XFER_BYTES	((u64)U32_MAX + 1)
 
-struct ftl *ftl_create(const struct ftl_config *cfg, char *err, size_t errlen)
+int ftl_create(const struct ftl_config *cfg, struct ftl **out, char *err,
+	       size_t errlen)
 {
 	struct ftl *ftl;
 	int ret;
 
+	*out = NULL;
 	ftl = ftl_zalloc(1, sizeof(*ftl));
 	if (!ftl) {
 		ftl_snprintf(err, errlen, "out of memory for the model");
-		return NULL;
+		return -ENOMEM;
 	}
 	ftl->cfg = *cfg;
 	ret = ftl_config_derive(cfg, &ftl->geo, err, errlen);
@@ -42,7 +46,8 @@ struct ftl *ftl_create(const struct ftl_config *cfg, char *err, size_t errlen)
 
 	ftl_map_init(ftl);
 	ftl_place_init(ftl);
-	return ftl;
+	*out = ftl;
+	return 0;
 
 err_dies:
 	ftl_free(ftl->dies);
@@ -53,13 +58,14 @@ err_p2l:
 err_l2p:
 	ftl_free(ftl->l2p);
 err_nomem:
+	ret = -ENOMEM;
 	ftl_snprintf(err, errlen,
 		     "out of memory for the mapping tables (%llu logical + %llu physical 4 KiB pages, 8 bytes each)",
 		     (unsigned long long)ftl->geo.logical_units,
 		     (unsigned long long)ftl->geo.phys_units);
 err_free:
 	ftl_free(ftl);
-	return NULL;
+	return ret;
 }
 
 void ftl_destroy(struct ftl *ftl)
@@ -148,8 +154,10 @@ static int ftl_read(struct ftl *ftl, u64 first, u64 n, u64 now, u64 *done)
 	return FTL_OK;
 }
 
-/* Preferred die first, then its neighbours, so a full die never fails a
- * write that another die can take. */
+/*
+ * Preferred die first, then its neighbours, so a full die never fails a
+ * write that another die can take.
+ */
 static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u64 t, u32 *ppa,
 			       u32 *got_die)
 {

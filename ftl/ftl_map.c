@@ -196,8 +196,9 @@ void ftl_idle(struct ftl *ftl, u64 now)
 
 /*
  * Take the next 4 KiB slot of @die's open block for data ready at @t and
- * count it valid (the caller records the owner in P2L). Host writes (gc == false) may trigger foreground GC and never take the
- * GC reserve. Programs the program unit when this slot completes it.
+ * count it valid (the caller records the owner in P2L). Host writes
+ * (gc == false) may trigger foreground GC and never take the GC reserve.
+ * Programs the program unit when this slot completes it.
  * Returns 0, or -ENOSPC when the die has no room even after GC.
  */
 int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa)

@@ -71,65 +71,93 @@ u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block)
 	return ftl->blocks[ftl_blk_index(ftl, die, block)].erases;
 }
 
-#define FTL_CHECK(cond, ...)					\
-	do {							\
-		if (!(cond)) {					\
-			ftl_snprintf(err, errlen, __VA_ARGS__);	\
-			return -EIO;				\
-		}						\
-	} while (0)
+/* Describe an inconsistency in @err and return -EIO. */
+static ftl_printf(3, 4) int ftl_bad(char *err, size_t errlen,
+				    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ftl_vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EIO;
+}
+
+static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
+			   u32 *valid_out, char *err, size_t errlen)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	const struct ftl_die *d = &ftl->dies[die];
+	const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
+	u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0, off;
+	u32 limit = blk == d->open_blk ? d->wp : g->units_per_block;
+	bool is_open = blk == d->open_blk;
+	bool marked_open = b->state == FTL_BLK_OPEN;
+
+	if (is_open != marked_open)
+		return ftl_bad(err, errlen,
+			       "die %u block %u: state %u but open block is %u",
+			       die, blk, b->state, d->open_blk);
+	for (off = 0; off < g->units_per_block; off++) {
+		u32 lpn = ftl->p2l[base + off];
+
+		if (lpn == FTL_NONE)
+			continue;
+		if (b->state == FTL_BLK_FREE || off >= limit)
+			return ftl_bad(err, errlen,
+				       "die %u block %u offset %u: free or unwritten slot maps lpn %u",
+				       die, blk, off, lpn);
+		if (lpn >= g->logical_units || ftl->l2p[lpn] != base + off)
+			return ftl_bad(err, errlen,
+				       "P2L[%u] = %u but L2P of it is %u",
+				       base + off, lpn,
+				       lpn < g->logical_units ? ftl->l2p[lpn] : FTL_NONE);
+		valid++;
+	}
+	if (valid != b->valid)
+		return ftl_bad(err, errlen,
+			       "die %u block %u: %u valid units counted, %u recorded",
+			       die, blk, valid, b->valid);
+	*valid_out = valid;
+	return 0;
+}
 
 static int ftl_check_die(const struct ftl *ftl, u32 die, char *err,
 			 size_t errlen)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	const struct ftl_die *d = &ftl->dies[die];
-	u32 blk, off, free_seen = 0, cur;
+	u32 blk, free_seen = 0, cur, valid;
 	u64 die_valid = 0;
+	int ret;
 
 	for (blk = 0; blk < g->blocks_per_die; blk++) {
-		const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
-		u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0;
-		u32 limit = blk == d->open_blk ? d->wp : g->units_per_block;
-
-		FTL_CHECK((b->state == FTL_BLK_OPEN) == (blk == d->open_blk),
-			  "die %u block %u: state %u but open block is %u",
-			  die, blk, b->state, d->open_blk);
-		for (off = 0; off < g->units_per_block; off++) {
-			u32 lpn = ftl->p2l[base + off];
-
-			if (lpn == FTL_NONE)
-				continue;
-			FTL_CHECK(b->state != FTL_BLK_FREE && off < limit,
-				  "die %u block %u offset %u: free or unwritten slot maps lpn %u",
-				  die, blk, off, lpn);
-			FTL_CHECK(lpn < g->logical_units && ftl->l2p[lpn] == base + off,
-				  "P2L[%u] = %u but L2P of it is %u",
-				  base + off, lpn,
-				  lpn < g->logical_units ? ftl->l2p[lpn] : FTL_NONE);
-			valid++;
-		}
-		FTL_CHECK(valid == b->valid,
-			  "die %u block %u: %u valid units counted, %u recorded",
-			  die, blk, valid, b->valid);
+		ret = ftl_check_block(ftl, die, blk, &valid, err, errlen);
+		if (ret)
+			return ret;
 		die_valid += valid;
 	}
-	FTL_CHECK(die_valid == d->valid_units,
-		  "die %u: %llu valid units counted, %llu recorded", die,
-		  (unsigned long long)die_valid,
-		  (unsigned long long)d->valid_units);
+	if (die_valid != d->valid_units)
+		return ftl_bad(err, errlen,
+			       "die %u: %llu valid units counted, %llu recorded",
+			       die, (unsigned long long)die_valid,
+			       (unsigned long long)d->valid_units);
 
 	for (cur = d->free_head; cur != FTL_NONE;
 	     cur = ftl->blocks[ftl_blk_index(ftl, die, cur)].next) {
-		FTL_CHECK(cur < g->blocks_per_die && free_seen < g->blocks_per_die,
-			  "die %u: free list is corrupt", die);
-		FTL_CHECK(ftl->blocks[ftl_blk_index(ftl, die, cur)].state == FTL_BLK_FREE,
-			  "die %u block %u on the free list is not free", die, cur);
+		if (cur >= g->blocks_per_die || free_seen >= g->blocks_per_die)
+			return ftl_bad(err, errlen, "die %u: free list is corrupt",
+				       die);
+		if (ftl->blocks[ftl_blk_index(ftl, die, cur)].state != FTL_BLK_FREE)
+			return ftl_bad(err, errlen,
+				       "die %u block %u on the free list is not free",
+				       die, cur);
 		free_seen++;
 	}
-	FTL_CHECK(free_seen == d->free_count,
-		  "die %u: free list holds %u blocks, count says %u", die,
-		  free_seen, d->free_count);
+	if (free_seen != d->free_count)
+		return ftl_bad(err, errlen,
+			       "die %u: free list holds %u blocks, count says %u",
+			       die, free_seen, d->free_count);
 	return 0;
 }
 
@@ -145,10 +173,11 @@ int ftl_check(const struct ftl *ftl, char *err, size_t errlen)
 
 		if (ppa == FTL_NONE)
 			continue;
-		FTL_CHECK(ppa < g->phys_units && ftl->p2l[ppa] == lpn,
-			  "L2P[%llu] = %u but P2L of it is %u",
-			  (unsigned long long)lpn, ppa,
-			  ppa < g->phys_units ? ftl->p2l[ppa] : FTL_NONE);
+		if (ppa >= g->phys_units || ftl->p2l[ppa] != lpn)
+			return ftl_bad(err, errlen,
+				       "L2P[%llu] = %u but P2L of it is %u",
+				       (unsigned long long)lpn, ppa,
+				       ppa < g->phys_units ? ftl->p2l[ppa] : FTL_NONE);
 	}
 	for (die = 0; die < g->dies; die++) {
 		ret = ftl_check_die(ftl, die, err, errlen);
@@ -157,11 +186,13 @@ int ftl_check(const struct ftl *ftl, char *err, size_t errlen)
 		if (ftl->dies[die].free_count < g->gc_bg)
 			below++;
 	}
-	FTL_CHECK(below == ftl->dies_below_bg,
-		  "%u dies below the GC threshold, %u recorded", below,
-		  ftl->dies_below_bg);
-	FTL_CHECK(ftl->wb.used <= g->wb_units,
-		  "write buffer holds %u units, capacity %u", ftl->wb.used,
-		  g->wb_units);
+	if (below != ftl->dies_below_bg)
+		return ftl_bad(err, errlen,
+			       "%u dies below the GC threshold, %u recorded",
+			       below, ftl->dies_below_bg);
+	if (ftl->wb.used > g->wb_units)
+		return ftl_bad(err, errlen,
+			       "write buffer holds %u units, capacity %u",
+			       ftl->wb.used, g->wb_units);
 	return 0;
 }

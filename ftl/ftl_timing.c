@@ -42,8 +42,10 @@ u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes)
 	u64 alone = t + ftl_xfer_ns(&ftl->geo, bytes, bw->mbps);
 	u64 b = ftl_div64(t, bw->width), first = b, left = bytes;
 
-	/* a slow link smaller than a byte per bucket, or a transfer longer
-	 * than half the horizon: no contention accounting */
+	/*
+	 * A link so slow that a bucket holds no byte, or a transfer longer
+	 * than half the horizon: no contention accounting.
+	 */
 	if (!bw->cap || ftl_div64(bytes, bw->cap) >= bw->nr / 2)
 		return alone;
 	for (;;) {

@@ -10,8 +10,11 @@ ftl_config default_config() {
 
 Model::Model(const ftl_config& cfg) : cfg_(cfg) {
   char err[FTL_ERRMSG_LEN] = "";
-  ftl_.reset(ftl_create(&cfg, err, sizeof(err)));
-  if (!ftl_) throw ConfigError(err);
+  ftl* f = nullptr;
+  int ret = ftl_create(&cfg, &f, err, sizeof(err));
+  if (ret == -ENOMEM) throw std::bad_alloc();
+  if (ret) throw ConfigError(err);
+  ftl_.reset(f);
 }
 
 Completion Model::submit(const ftl_cmd& cmd, uint64_t now_ns) {

@@ -173,7 +173,9 @@ TEST(Config, CreateReportsTheValidatorMessage) {
   ftl_config c = default_config();
   c.page_bytes = 6144;
   char err[FTL_ERRMSG_LEN] = "";
-  EXPECT_EQ(ftl_create(&c, err, sizeof(err)), nullptr);
+  ftl* f = reinterpret_cast<ftl*>(&c);  // must be overwritten
+  EXPECT_EQ(ftl_create(&c, &f, err, sizeof(err)), -EINVAL);
+  EXPECT_EQ(f, nullptr);
   EXPECT_THAT(std::string(err), HasSubstr("page_bytes=6144"));
   EXPECT_THROW(Model m(c), ConfigError);
 }
@@ -183,9 +185,13 @@ TEST(Config, ReadmeDocumentsEveryParameter) {
   ASSERT_TRUE(f) << "README.md not found";
   std::stringstream ss;
   ss << f.rdbuf();
-  for (size_t i = 0; i < ftl_nr_params; i++)
-    EXPECT_THAT(ss.str(), HasSubstr(std::string("`") + ftl_params[i].name + "`"))
-        << ftl_params[i].name << " is not documented in README.md";
+  // each parameter has a row "| `name` | default | min – max |"
+  for (size_t i = 0; i < ftl_nr_params; i++) {
+    const ftl_param& p = ftl_params[i];
+    std::string row = std::string("| `") + p.name + "` | " + std::to_string(p.def) + " | " +
+                      std::to_string(p.min) + " \u2013 " + std::to_string(p.max) + " |";
+    EXPECT_THAT(ss.str(), HasSubstr(row)) << p.name << ": README.md row is missing or stale";
+  }
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+# nvmev: virtual NVMe SSD (kernel module) and its flash model.
+#
+#   make              build nvmev.ko (against KDIR) and the userspace tools
+#   make experiments  install deps, build, run the simulator experiments
+#   make check        install deps, build, run every test tier
+#   make bench        simulation speed (Google Benchmark)
+#
+# Kernel objects come from Kbuild; userspace from CMake into build/.
+
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		    $(lastword $(sort $(wildcard /lib/modules/*-amd64/build))))
+BUILD ?= build
+JOBS ?= $(shell nproc)
+RESULTS ?= results
+
+.PHONY: all module sim deps check unit-tests module-check lint bench experiments clean
+
+all: module sim
+
+module:
+	@if [ ! -d "$(KDIR)" ]; then \
+		echo "nvmev: no kernel build tree (KDIR=$(KDIR)); run 'make deps' or set KDIR" >&2; \
+		exit 1; \
+	fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+sim:
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
+	cmake --build $(BUILD)/release -j $(JOBS)
+
+deps:
+	scripts/install-deps.sh
+
+# Every tier: unit tests under ASan/UBSan, the model compiled as kernel
+# code (W=1, -Werror), and the style checks.
+check: deps
+	scripts/run-checks.sh
+
+bench: deps sim
+	$(BUILD)/release/bench/sim_bench
+
+experiments: deps sim
+	scripts/sim-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/sim
+
+clean:
+	rm -rf $(BUILD)
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Install the Debian 12 packages the build, tests and experiments need.
+# Idempotent: does nothing when everything is present.
+set -euo pipefail
+
+packages=(
+	build-essential cmake pkg-config
+	libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+	linux-headers-amd64 kmod
+	shellcheck linux-source-6.1 xz-utils
+	gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "install-deps: need root or sudo for: ${missing[*]}" >&2; exit 1; }
+	sudo=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

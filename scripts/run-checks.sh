@@ -1,0 +1,57 @@
+#!/bin/bash
+# Every test tier that exists, each counted, with one closing summary line:
+#   unit     GoogleTest + CLI tests under ASan/UBSan (ctest)
+#   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
+#   style    checkpatch.pl on kernel C, shellcheck on scripts
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+build=${BUILD:-build}
+jobs=$(nproc)
+passed=0
+failed=0
+
+tier() { # name command...
+	local name=$1
+	shift
+	echo "=== $name"
+	if "$@"; then
+		echo "=== $name: ok"
+		return 0
+	fi
+	echo "=== $name: FAILED"
+	return 1
+}
+
+unit() {
+	if ! cmake -S . -B "$build/check" -DCMAKE_BUILD_TYPE=Debug -DNVMEV_SANITIZE=ON \
+		-DNVMEV_BENCH=OFF >"$build/check-build.log" 2>&1 ||
+		! cmake --build "$build/check" -j "$jobs" >>"$build/check-build.log" 2>&1; then
+		tail -50 "$build/check-build.log"
+		return 1
+	fi
+	(cd "$build/check" && ctest --output-on-failure -j "$jobs") | tee "$build/ctest.log"
+	return "${PIPESTATUS[0]}"
+}
+
+# ctest's own count goes into the total; the other tiers count one each
+mkdir -p "$build"
+if tier unit unit; then :; fi
+if line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$build/ctest.log" 2>/dev/null); then
+	total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+	bad=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
+	passed=$((passed + total - bad))
+	failed=$((failed + bad))
+else
+	failed=$((failed + 1))
+fi
+
+if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if tier checkpatch scripts/checkpatch.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if tier shellcheck shellcheck -x scripts/*.sh tests/unit/*.sh .ci/run; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
+
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
