@@ -12,13 +12,7 @@ namespace {
 
 constexpr uint64_t K4 = 4096;
 
-ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len) {
-  ftl_cmd c{};
-  c.op = op;
-  c.off = off;
-  c.len = len;
-  return c;
-}
+ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len) { return make_cmd(op, off, len); }
 
 ftl_config config(uint64_t capacity_mib) {
   ftl_config c = default_config();

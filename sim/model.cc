@@ -8,6 +8,15 @@ ftl_config default_config() {
   return cfg;
 }
 
+ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint) {
+  ftl_cmd c{};
+  c.op = op;
+  c.off = off;
+  c.len = len;
+  c.hint = hint;
+  return c;
+}
+
 Model::Model(const ftl_config& cfg) : cfg_(cfg) {
   char err[FTL_ERRMSG_LEN] = "";
   ftl* f = nullptr;

@@ -55,4 +55,7 @@ class Model {
 
 ftl_config default_config();
 
+// A command for the model; offsets and lengths in bytes.
+ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE);
+
 }  // namespace nvmev

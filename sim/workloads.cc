@@ -25,14 +25,6 @@ unsigned DieActivity::dies_used() const {
 
 namespace {
 
-ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len) {
-  ftl_cmd c{};
-  c.op = op;
-  c.off = off;
-  c.len = len;
-  return c;
-}
-
 void submit_checked(Engine& e, const ftl_cmd& c) {
   Completion r = e.submit(c);
   if (r.status != FTL_OK)

@@ -36,12 +36,7 @@ inline ftl_config small_config() {
 }
 
 inline ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE) {
-  ftl_cmd c{};
-  c.op = op;
-  c.off = off;
-  c.len = len;
-  c.hint = hint;
-  return c;
+  return make_cmd(op, off, len, hint);
 }
 
 // Submit and require success; returns the completion time.
