@@ -127,7 +127,7 @@ static int ftl_check_die(const struct ftl *ftl, u32 die, char *err,
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	const struct ftl_die *d = &ftl->dies[die];
-	u32 blk, free_seen = 0, cur, valid;
+	u32 blk, free_seen = 0, cur, valid = 0;
 	u64 die_valid = 0;
 	int ret;
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every test tier that exists, each counted, with one closing summary line:
 #   unit     GoogleTest + CLI tests under ASan/UBSan (ctest)
+#   release  the optimised build (-O2 warnings differ) and the experiments
 #   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
 #   style    checkpatch.pl on kernel C, shellcheck on scripts
 set -uo pipefail
@@ -45,6 +46,13 @@ else
 	failed=$((failed + 1))
 fi
 
+release() {
+	make -s sim BUILD="$build" >"$build/release-build.log" 2>&1 ||
+		{ tail -50 "$build/release-build.log"; return 1; }
+	scripts/sim-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments"
+}
+
+if tier release release; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier checkpatch scripts/checkpatch.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier shellcheck shellcheck -x scripts/*.sh tests/unit/*.sh .ci/run; then
