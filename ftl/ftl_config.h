@@ -33,8 +33,10 @@
 	  "flash pages per erase block")				\
 	X(blocks_per_plane, 0, 0, 16777216,				\
 	  "erase blocks per plane; 0 = derive from capacity_mib")	\
-	X(capacity_mib, 4096, 0, 16777216,				\
-	  "user-visible capacity in MiB; 0 = derive from blocks_per_plane") \
+	X(capacity_mib, 0, 0, 16777216,					\
+	  "user-visible capacity in MiB; 0 = from blocks_per_plane, or if "	\
+	  "that is 0 too the program's default (nvmev-sim: 4096, "	\
+	  "nvmev.ko: all of memmap_size)")				\
 	X(op_percent, 7, 1, 90,						\
 	  "over-provisioning: percent of flash hidden from the host")	\
 	X(granularity_bytes, 0, 0, 1073741824,				\

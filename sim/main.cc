@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();
 
-  ftl_config cfg = default_config();
+  ftl_config cfg;
+  ftl_config_defaults(&cfg);
   auto* geo = app.add_option_group("Geometry and timing");
   for (size_t i = 0; i < ftl_nr_params; i++) {
     const ftl_param& p = ftl_params[i];
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
+  apply_default_capacity(cfg);
   std::ofstream file;
   if (!output.empty()) {
     file.open(output);

@@ -2,9 +2,14 @@
 
 namespace nvmev {
 
+void apply_default_capacity(ftl_config& cfg) {
+  if (!cfg.capacity_mib && !cfg.blocks_per_plane) cfg.capacity_mib = kDefaultCapacityMib;
+}
+
 ftl_config default_config() {
   ftl_config cfg;
   ftl_config_defaults(&cfg);
+  apply_default_capacity(cfg);
   return cfg;
 }
 

@@ -53,7 +53,13 @@ class Model {
   std::unique_ptr<ftl, Deleter> ftl_;
 };
 
+// nvmev-sim's drive when neither capacity_mib nor blocks_per_plane is set
+constexpr uint64_t kDefaultCapacityMib = 4096;
+
+// The table's defaults with the simulator's default capacity.
 ftl_config default_config();
+// Fill in the simulator's default capacity if no size was given.
+void apply_default_capacity(ftl_config& cfg);
 
 // A command for the model; offsets and lengths in bytes.
 ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE);

@@ -62,7 +62,11 @@ const BadCase kBadCases[] = {
     {"granularity larger than block",
      [](ftl_config& c) { c.granularity_bytes = 64ull * 32768 + 4096; },
      "is larger than an erase block"},
-    {"both sizes", [](ftl_config& c) { c.blocks_per_plane = 100; },
+    {"both sizes",
+     [](ftl_config& c) {
+       c.capacity_mib = 4096;
+       c.blocks_per_plane = 100;
+     },
      "blocks_per_plane and capacity_mib are mutually exclusive"},
     {"no size",
      [](ftl_config& c) {
