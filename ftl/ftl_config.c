@@ -89,6 +89,14 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 				 100 - cfg->op_percent);
 		blocks = ftl_div64(phys + g->dies * die_block_units - 1,
 				   g->dies * die_block_units);
+		/*
+		 * op_percent is a minimum: a small drive gets the spare
+		 * blocks per die that its GC thresholds need.
+		 */
+		blocks = ftl_max64(blocks,
+				   ftl_div64(logical + g->dies * die_block_units - 1,
+					     g->dies * die_block_units) +
+				   cfg->gc_fg_free_blocks + 2);
 		if (blocks > U32_MAX)
 			return ftl_err(err, errlen,
 				       "capacity_mib needs more than 2^32 blocks per die: raise pages_per_block");

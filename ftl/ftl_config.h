@@ -18,7 +18,7 @@
 
 #define FTL_MAP_UNIT		4096u	/* mapping unit, bytes */
 #define FTL_MAP_SHIFT		12
-#define FTL_ERRMSG_LEN		160
+#define FTL_ERRMSG_LEN		256
 
 #define FTL_CONFIG_PARAMS(X)						\
 	X(channels, 4, 1, 256,						\

@@ -31,6 +31,8 @@
 #define NVMEV_MDTS		8	/* 2^8 x 4 KiB = 1 MiB per command */
 #define NVMEV_AERL		3	/* 4 outstanding AERs */
 #define NVMEV_NSID		1
+/* one slot per entry of every possible queue: the heap cannot overflow */
+#define NVMEV_DONE_SLOTS	(NVMEV_MAX_QUEUES * (NVMEV_MQES + 1))
 
 struct nvmev_sq {
 	bool live;
@@ -91,7 +93,7 @@ struct nvmev_dev {
 	struct pci_ops pci_ops;
 	struct pci_sysdata sysdata;
 	u8 cfg_space[PCI_CFG_SPACE_EXP_SIZE];
-	void *bar;			/* BAR0 = first pages of memmap */
+	void __iomem *bar;		/* BAR0 = first pages of memmap */
 	u32 __iomem *dbs;
 	void *storage;
 	u64 storage_bytes;
@@ -116,11 +118,10 @@ struct nvmev_dev {
 	/* completions in flight: min-heap on (due_ns, seq) */
 	struct nvmev_done *done;
 	u32 nr_done;
-	u32 max_done;
 
-	/* the model; lock also guards stats for debugfs readers */
+	/* the model; model_lock also guards it against debugfs readers */
 	struct ftl *ftl;
-	spinlock_t lock;
+	struct mutex model_lock;
 	struct nvmev_stats stats;
 	u64 smart_units_read;		/* 1000 x 512 B units, for SMART */
 	u64 smart_units_written;
@@ -155,8 +156,8 @@ void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd);
 /* nvmev_io.c */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		      struct nvme_command *cmd);
-int nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd,
-		   void *buf, u64 len, bool to_host);
+u16 nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd,
+		    void *buf, u64 len, bool to_host);
 
 /* nvmev_debugfs.c */
 void nvmev_debugfs_init(struct nvmev_dev *dev);

@@ -2,17 +2,22 @@
 /*
  * nvmev: a virtual NVMe SSD.
  *
- * This file is the module's entry point. Today it takes the geometry and
- * timing of the drive as module parameters (the table in ftl/ftl_config.h),
- * validates them and builds the flash model in kernel memory; the virtual
- * PCIe NVMe controller on top of it is the next step (issue #3).
+ * Module parameters give the drive's geometry and timing (the table in
+ * ftl/ftl_config.h) and the RAM it lives in (memmap_start, memmap_size:
+ * a range hidden from the kernel with memmap=SIZE$START). Loading checks
+ * every value, builds the flash model, starts the controller thread and
+ * plugs a PCIe NVMe function into a private PCI domain, where the stock
+ * nvme driver finds it. Unloading undoes this in reverse order.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 
-#include "ftl.h"
+#include "nvmev.h"
 
 static struct ftl_config nvmev_cfg = {
 #define NVMEV_PARAM_DEFAULT(name, def, min, max, desc) .name = (def),
@@ -26,31 +31,238 @@ static struct ftl_config nvmev_cfg = {
 FTL_CONFIG_PARAMS(NVMEV_PARAM)
 #undef NVMEV_PARAM
 
-static struct ftl *nvmev_ftl;
+static char *memmap_start;
+module_param(memmap_start, charp, 0444);
+MODULE_PARM_DESC(memmap_start, "physical start of the memmap= reservation, e.g. 1G (required)");
+static char *memmap_size;
+module_param(memmap_size, charp, 0444);
+MODULE_PARM_DESC(memmap_size, "size of the reservation, e.g. 512M; the first MiB holds the controller registers, the rest the data (required)");
+static unsigned int lba_bytes = 512;
+module_param(lba_bytes, uint, 0444);
+MODULE_PARM_DESC(lba_bytes, "namespace LBA size in bytes: 512 or 4096 [default 512]");
+static unsigned int io_queues = 16;
+module_param(io_queues, uint, 0444);
+MODULE_PARM_DESC(io_queues, "most I/O queue pairs granted to the host, 1..64 [default 16]");
+static int cpu = -1;
+module_param(cpu, int, 0444);
+MODULE_PARM_DESC(cpu, "CPU the controller thread is bound to; -1 = let the scheduler choose [default -1]");
+static unsigned int spin_us = 50;
+module_param(spin_us, uint, 0444);
+MODULE_PARM_DESC(spin_us, "busy-poll this long after the last activity before sleeping, us, 0..100000 [default 50]");
+static unsigned int sleep_max_us = 1000;
+module_param(sleep_max_us, uint, 0444);
+MODULE_PARM_DESC(sleep_max_us, "longest idle sleep (bounds the wake-up delay of an idle device), us, 1..1000000 [default 1000]");
+static unsigned int pci_domain = 0x7e00;
+module_param(pci_domain, uint, 0444);
+MODULE_PARM_DESC(pci_domain, "PCI domain of the virtual bus, 1..0xffff [default 0x7e00]");
 
-static int __init nvmev_init(void)
+static struct nvmev_dev *nvmev;
+
+static int parse_size(const char *name, const char *s, u64 *out)
 {
-	const struct ftl_geometry *g;
-	char err[FTL_ERRMSG_LEN];
+	char *end;
+
+	if (!s || !*s) {
+		pr_err("%s is required (the range reserved with memmap=SIZE$START)\n",
+		       name);
+		return -EINVAL;
+	}
+	*out = memparse(s, &end);
+	if (*end) {
+		pr_err("%s=%s is not a size (use e.g. 1G or 512M)\n", name, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check the values that are not part of the flash model's table. */
+static int nvmev_check_params(struct nvmev_dev *dev)
+{
 	int ret;
 
-	ret = ftl_create(&nvmev_cfg, &nvmev_ftl, err, sizeof(err));
+	ret = parse_size("memmap_start", memmap_start, &dev->memmap_start);
+	if (ret)
+		return ret;
+	ret = parse_size("memmap_size", memmap_size, &dev->memmap_size);
+	if (ret)
+		return ret;
+	if (!IS_ALIGNED(dev->memmap_start, SZ_1M) || !dev->memmap_start) {
+		pr_err("memmap_start=%s must be a non-zero multiple of 1 MiB\n",
+		       memmap_start);
+		return -EINVAL;
+	}
+	if (!IS_ALIGNED(dev->memmap_size, SZ_1M) || dev->memmap_size < SZ_2M ||
+	    dev->memmap_start + dev->memmap_size < dev->memmap_start) {
+		pr_err("memmap_size=%s must be a multiple of 1 MiB and at least 2 MiB\n",
+		       memmap_size);
+		return -EINVAL;
+	}
+	if (lba_bytes != 512 && lba_bytes != 4096) {
+		pr_err("lba_bytes=%u must be 512 or 4096\n", lba_bytes);
+		return -EINVAL;
+	}
+	if (!io_queues || io_queues > NVMEV_MAX_IO_QUEUES) {
+		pr_err("io_queues=%u is out of range [1, %d]\n", io_queues,
+		       NVMEV_MAX_IO_QUEUES);
+		return -EINVAL;
+	}
+	if (cpu < -1 || (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu)))) {
+		pr_err("cpu=%d is not an online CPU (or -1)\n", cpu);
+		return -EINVAL;
+	}
+	if (spin_us > 100000) {
+		pr_err("spin_us=%u is out of range [0, 100000]\n", spin_us);
+		return -EINVAL;
+	}
+	if (!sleep_max_us || sleep_max_us > 1000000) {
+		pr_err("sleep_max_us=%u is out of range [1, 1000000]\n",
+		       sleep_max_us);
+		return -EINVAL;
+	}
+	if (!pci_domain || pci_domain > 0xffff) {
+		pr_err("pci_domain=%#x is out of range [1, 0xffff]\n", pci_domain);
+		return -EINVAL;
+	}
+	dev->lba_shift = ilog2(lba_bytes);
+	dev->max_io_queues = io_queues;
+	dev->cpu = cpu;
+	dev->spin_us = spin_us;
+	dev->sleep_max_us = sleep_max_us;
+	dev->sysdata.domain = pci_domain;
+	return 0;
+}
+
+/* Refuse to touch RAM the kernel uses: the range must be reserved. */
+static int nvmev_check_reservation(struct nvmev_dev *dev)
+{
+	u64 start = dev->memmap_start, size = dev->memmap_size;
+
+	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		pr_err("memmap_start=%s memmap_size=%s overlaps System RAM: boot with memmap=%s$%s\n",
+		       memmap_start, memmap_size, memmap_size, memmap_start);
+		return -EINVAL;
+	}
+	if (region_intersects(start, size, IORESOURCE_MEM,
+			      IORES_DESC_RESERVED) != REGION_INTERSECTS) {
+		pr_err("memmap_start=%s memmap_size=%s is not (entirely) a memmap= reservation\n",
+		       memmap_start, memmap_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int nvmev_create_model(struct nvmev_dev *dev)
+{
+	char err[FTL_ERRMSG_LEN];
+	u64 cap;
+	int ret;
+
+	dev->storage_bytes = dev->memmap_size - NVMEV_STORAGE_OFFSET;
+	if (!dev->cfg.capacity_mib && !dev->cfg.blocks_per_plane)
+		dev->cfg.capacity_mib = dev->storage_bytes >> 20;
+	ret = ftl_create(&dev->cfg, &dev->ftl, err, sizeof(err));
 	if (ret) {
 		pr_err("%s\n", err);
 		return ret;
 	}
-	g = ftl_get_geometry(nvmev_ftl);
-	pr_info("model ready: %u dies on %u channels, %llu MiB, granularity %u KiB, stripe %llu KiB, time_scale %llu\n",
-		g->dies, g->channels,
-		(unsigned long long)(ftl_capacity_bytes(nvmev_ftl) >> 20),
-		g->gran_units * 4, (unsigned long long)(g->stripe_bytes >> 10),
-		(unsigned long long)g->time_scale);
+	cap = ftl_capacity_bytes(dev->ftl);
+	if (cap > dev->storage_bytes) {
+		pr_err("capacity of %llu MiB does not fit memmap_size=%s (%llu MiB after the 1 MiB register area)\n",
+		       cap >> 20, memmap_size, dev->storage_bytes >> 20);
+		ftl_destroy(dev->ftl);
+		dev->ftl = NULL;
+		return -EINVAL;
+	}
+	dev->nsze = cap >> dev->lba_shift;
 	return 0;
+}
+
+static int __init nvmev_init(void)
+{
+	const struct ftl_geometry *g;
+	struct nvmev_dev *dev;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->cfg = nvmev_cfg;
+	mutex_init(&dev->model_lock);
+	dev->power_on_ns = ktime_get_ns();
+
+	ret = nvmev_check_params(dev);
+	if (ret)
+		goto err_free;
+	ret = nvmev_check_reservation(dev);
+	if (ret)
+		goto err_free;
+	ret = nvmev_create_model(dev);
+	if (ret)
+		goto err_free;
+
+	/*
+	 * The register page is mapped uncached like the host driver maps its
+	 * BAR (one memory type per page); the data area is ordinary memory.
+	 */
+	dev->bar = ioremap(dev->memmap_start, NVMEV_BAR_SIZE);
+	if (!dev->bar) {
+		pr_err("cannot map the register area at memmap_start=%s\n",
+		       memmap_start);
+		ret = -ENOMEM;
+		goto err_model;
+	}
+	dev->storage = memremap(dev->memmap_start + NVMEV_STORAGE_OFFSET,
+				dev->storage_bytes, MEMREMAP_WB);
+	if (!dev->storage) {
+		pr_err("cannot map the data area of memmap_size=%s\n",
+		       memmap_size);
+		ret = -ENOMEM;
+		goto err_bar;
+	}
+
+	nvmev_debugfs_init(dev);
+	ret = nvmev_ctrl_start(dev);
+	if (ret)
+		goto err_debugfs;
+	ret = nvmev_pci_create(dev);
+	if (ret)
+		goto err_ctrl;
+
+	g = ftl_get_geometry(dev->ftl);
+	pr_info("%llu MiB, %u-byte LBAs, %u dies on %u channels, granularity %u KiB, stripe %llu KiB, time_scale %llu\n",
+		ftl_capacity_bytes(dev->ftl) >> 20, 1u << dev->lba_shift,
+		g->dies, g->channels, g->gran_units * 4, g->stripe_bytes >> 10,
+		g->time_scale);
+	nvmev = dev;
+	return 0;
+
+err_ctrl:
+	nvmev_ctrl_stop(dev);
+err_debugfs:
+	nvmev_debugfs_exit(dev);
+	memunmap(dev->storage);
+err_bar:
+	iounmap(dev->bar);
+err_model:
+	ftl_destroy(dev->ftl);
+err_free:
+	kfree(dev);
+	return ret;
 }
 
 static void __exit nvmev_exit(void)
 {
-	ftl_destroy(nvmev_ftl);
+	struct nvmev_dev *dev = nvmev;
+
+	/* the nvme driver shuts the controller down through the worker */
+	nvmev_pci_remove(dev);
+	nvmev_ctrl_stop(dev);
+	nvmev_debugfs_exit(dev);
+	memunmap(dev->storage);
+	iounmap(dev->bar);
+	ftl_destroy(dev->ftl);
+	kfree(dev);
 }
 
 module_init(nvmev_init);

@@ -23,7 +23,7 @@ expect() {
 expect 2 "invalid configuration: channels=0 is out of range" --channels 0 randwrite
 expect 2 "page_bytes=6144 is not a multiple of 4096" --page-bytes 6144 alignment
 expect 2 "granularity_bytes=1000 is not a multiple of 4096" fragment --granularity_bytes 1000
-expect 2 "capacity too small for GC headroom" --capacity-mib 64 --op-percent 1 randwrite
+expect 2 "capacity too small for GC headroom" --blocks-per-plane 100 --op-percent 1 randwrite
 expect 2 "stride 6144 is not a multiple of 4 KiB" alignment --stride-min-kib 6 --stride-max-kib 6
 expect 2 "" --no-such-option randwrite
 expect 2 "" randwrite --passes x

@@ -76,13 +76,15 @@ const BadCase kBadCases[] = {
      "one of blocks_per_plane or capacity_mib must be non-zero"},
     {"no GC headroom",
      [](ftl_config& c) {
-       c.capacity_mib = 256;
+       c.capacity_mib = 0;
+       c.blocks_per_plane = 100;
        c.op_percent = 1;
      },
-     "capacity too small for GC headroom"},
+     "capacity too small for GC headroom: op_percent=1 leaves 1 spare blocks per die"},
     {"headroom for raised thresholds",
      [](ftl_config& c) {
-       c.capacity_mib = 256;
+       c.capacity_mib = 0;
+       c.blocks_per_plane = 100;
        c.gc_fg_free_blocks = 8;
        c.gc_bg_free_blocks = 8;
      },
@@ -133,6 +135,18 @@ TEST(Config, BlocksPerPlaneGivesCapacity) {
   EXPECT_EQ(g.blocks_per_die, 100u);
   EXPECT_EQ(g.phys_units, 100ull * 8 * 64 * 8);  // blocks x dies x pages x (32K/4K)
   EXPECT_EQ(g.logical_units, g.phys_units * 93 / 100);
+}
+
+TEST(Config, SmallDrivesGetTheSpareBlocksGcNeeds) {
+  ftl_config c = default_config();
+  c.capacity_mib = 256;  // 16 blocks per die: 7 % would be one spare block
+  c.op_percent = 1;
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.logical_units * K4, 256ull << 20);
+  EXPECT_GE(g.phys_units - g.logical_units, uint64_t{g.dies} * (c.gc_fg_free_blocks + 2) *
+                                                g.units_per_block);
 }
 
 TEST(Config, GranularityAndStripeFollowTheParameter) {

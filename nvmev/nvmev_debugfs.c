@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/nvmev/: the effective geometry, statistics and a
+ * reset switch. Everything here reads a consistent snapshot of the model
+ * under model_lock; nothing here can change the drive's behaviour except
+ * zeroing counters.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "nvmev.h"
+
+static int geometry_show(struct seq_file *m, void *v)
+{
+	struct nvmev_dev *dev = m->private;
+	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
+	size_t i;
+
+	for (i = 0; i < ftl_nr_params; i++)
+		seq_printf(m, "%s=%llu\n", ftl_params[i].name,
+			   *ftl_param_ptr(&dev->cfg, &ftl_params[i]));
+	seq_printf(m, "dies=%u\n", g->dies);
+	seq_printf(m, "program_unit_bytes=%llu\n", (u64)g->pu_units * FTL_MAP_UNIT);
+	seq_printf(m, "block_bytes=%llu\n", (u64)g->units_per_block * FTL_MAP_UNIT);
+	seq_printf(m, "blocks_per_die=%u\n", g->blocks_per_die);
+	seq_printf(m, "effective_granularity_bytes=%llu\n",
+		   (u64)g->gran_units * FTL_MAP_UNIT);
+	seq_printf(m, "stripe_bytes=%llu\n", g->stripe_bytes);
+	seq_printf(m, "capacity_bytes=%llu\n", ftl_capacity_bytes(dev->ftl));
+	seq_printf(m, "physical_bytes=%llu\n", g->phys_units * FTL_MAP_UNIT);
+	seq_printf(m, "lba_bytes=%u\n", 1u << dev->lba_shift);
+	seq_printf(m, "namespace_lbas=%llu\n", dev->nsze);
+	seq_printf(m, "memmap_start=%#llx\nmemmap_size=%#llx\n",
+		   dev->memmap_start, dev->memmap_size);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(geometry);
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct nvmev_dev *dev = m->private;
+	struct ftl_die_stats ds;
+	struct ftl_stats st;
+	u32 die, dies;
+
+	mutex_lock(&dev->model_lock);
+	ftl_stats_get(dev->ftl, &st);
+	dies = ftl_get_geometry(dev->ftl)->dies;
+	seq_puts(m, "die host_reads read_units read_collisions read_wait_ns buffer_hits host_write_units programs gc_reads gc_copies erases busy_ns free_blocks valid_units\n");
+	for (die = 0; die < dies; die++) {
+		ftl_die_stats_get(dev->ftl, die, &ds);
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+			   die, ds.host_reads, ds.host_read_units,
+			   ds.read_collisions, ds.read_wait_ns, ds.buffer_hits,
+			   ds.host_write_units, ds.programs, ds.gc_reads,
+			   ds.gc_copies, ds.erases, ds.busy_ns, ds.free_blocks,
+			   ds.valid_units);
+	}
+	seq_printf(m, "waf_milli=%llu\n", ftl_waf_milli(dev->ftl));
+	mutex_unlock(&dev->model_lock);
+
+	seq_printf(m, "model_reads=%llu\nmodel_writes=%llu\nmodel_trims=%llu\nmodel_flushes=%llu\n",
+		   st.cmds[FTL_OP_READ], st.cmds[FTL_OP_WRITE],
+		   st.cmds[FTL_OP_TRIM], st.cmds[FTL_OP_FLUSH]);
+	seq_printf(m, "model_errors=%llu\nhost_read_units=%llu\nhost_write_units=%llu\n",
+		   st.errors, st.host_read_units, st.host_write_units);
+	seq_printf(m, "nand_write_units=%llu\ntrimmed_units=%llu\nunmapped_read_units=%llu\n",
+		   st.nand_write_units, st.trimmed_units, st.unmapped_read_units);
+	seq_printf(m, "gc_cycles=%llu\ngc_fg_cycles=%llu\nplacement_fallbacks=%llu\n",
+		   st.gc_cycles, st.gc_fg_cycles, st.placement_fallbacks);
+	seq_printf(m, "wb_stalls=%llu\nwb_stall_ns=%llu\n", st.wb_stalls,
+		   st.wb_stall_ns);
+	seq_printf(m, "nvme_read=%llu\nnvme_write=%llu\nnvme_flush=%llu\nnvme_dsm=%llu\nnvme_write_zeroes=%llu\n",
+		   dev->stats.io_cmds[nvme_cmd_read],
+		   dev->stats.io_cmds[nvme_cmd_write],
+		   dev->stats.io_cmds[nvme_cmd_flush],
+		   dev->stats.io_cmds[nvme_cmd_dsm],
+		   dev->stats.io_cmds[nvme_cmd_write_zeroes]);
+	seq_printf(m, "nvme_io_errors=%llu\nnvme_admin=%llu\nnvme_admin_errors=%llu\n",
+		   dev->stats.io_errors, dev->stats.admin_cmds,
+		   dev->stats.admin_errors);
+	seq_printf(m, "irqs=%llu\nbad_doorbells=%llu\ncq_full_waits=%llu\n",
+		   dev->stats.irqs, dev->stats.bad_doorbells,
+		   dev->stats.cq_full_waits);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/* Writing 1 zeroes every counter; gauges (free blocks, valid units) stay. */
+static ssize_t reset_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct nvmev_dev *dev = file->private_data;
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &val);
+	if (ret)
+		return ret;
+	if (!val)
+		return -EINVAL;
+	mutex_lock(&dev->model_lock);
+	ftl_stats_reset(dev->ftl);
+	memset(&dev->stats, 0, sizeof(dev->stats));
+	mutex_unlock(&dev->model_lock);
+	return count;
+}
+
+static const struct file_operations reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = reset_write,
+	.llseek = noop_llseek,
+};
+
+void nvmev_debugfs_init(struct nvmev_dev *dev)
+{
+	dev->debugfs = debugfs_create_dir("nvmev", NULL);
+	debugfs_create_file("geometry", 0444, dev->debugfs, dev, &geometry_fops);
+	debugfs_create_file("stats", 0444, dev->debugfs, dev, &stats_fops);
+	debugfs_create_file("stats_reset", 0200, dev->debugfs, dev, &reset_fops);
+}
+
+void nvmev_debugfs_exit(struct nvmev_dev *dev)
+{
+	debugfs_remove_recursive(dev->debugfs);
+	dev->debugfs = NULL;
+}

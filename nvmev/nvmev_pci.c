@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The virtual PCI bus: a root bus in its own PCI domain holding one NVMe
+ * endpoint whose configuration space lives in nvmev_dev.cfg_space and
+ * whose BAR0 is the first pages of the memmap= reservation. The stock
+ * nvme driver binds to it by class code; its MMIO writes land in RAM that
+ * the worker thread polls.
+ *
+ * Interrupts: the host programs MSI-X as usual; the device raises vector
+ * N by retriggering the Linux irq the MSI core allocated for it, which on
+ * x86 (with interrupt remapping off) sends that vector to its CPU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/irq.h>
+#include <linux/msi.h>
+#include <asm/unaligned.h>
+
+#include "nvmev.h"
+
+#define NVMEV_VENDOR_ID		0x1e5e	/* not a real vendor's: no quirks */
+#define NVMEV_DEVICE_ID		0x0001
+#define NVMEV_CAP_PM		0x40
+#define NVMEV_CAP_MSIX		0x50
+#define NVMEV_CAP_EXP		0x60
+
+static void cfg_w8(struct nvmev_dev *dev, int off, u8 v)
+{
+	dev->cfg_space[off] = v;
+}
+
+static void cfg_w16(struct nvmev_dev *dev, int off, u16 v)
+{
+	put_unaligned_le16(v, &dev->cfg_space[off]);
+}
+
+static void cfg_w32(struct nvmev_dev *dev, int off, u32 v)
+{
+	put_unaligned_le32(v, &dev->cfg_space[off]);
+}
+
+static void nvmev_cfg_init(struct nvmev_dev *dev)
+{
+	u64 bar = dev->memmap_start;
+
+	memset(dev->cfg_space, 0, sizeof(dev->cfg_space));
+	cfg_w16(dev, PCI_VENDOR_ID, NVMEV_VENDOR_ID);
+	cfg_w16(dev, PCI_DEVICE_ID, NVMEV_DEVICE_ID);
+	cfg_w16(dev, PCI_COMMAND, PCI_COMMAND_MEMORY);
+	cfg_w16(dev, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	cfg_w8(dev, PCI_REVISION_ID, 1);
+	cfg_w8(dev, PCI_CLASS_PROG, 0x02);		/* NVM Express */
+	cfg_w16(dev, PCI_CLASS_DEVICE, PCI_CLASS_STORAGE_EXPRESS >> 8);
+	cfg_w8(dev, PCI_HEADER_TYPE, PCI_HEADER_TYPE_NORMAL);
+	cfg_w32(dev, PCI_BASE_ADDRESS_0, lower_32_bits(bar) |
+		PCI_BASE_ADDRESS_MEM_TYPE_64);
+	cfg_w32(dev, PCI_BASE_ADDRESS_1, upper_32_bits(bar));
+	cfg_w16(dev, PCI_SUBSYSTEM_VENDOR_ID, NVMEV_VENDOR_ID);
+	cfg_w16(dev, PCI_SUBSYSTEM_ID, NVMEV_DEVICE_ID);
+	cfg_w8(dev, PCI_CAPABILITY_LIST, NVMEV_CAP_PM);
+
+	/* power management: D0 only */
+	cfg_w8(dev, NVMEV_CAP_PM + PCI_CAP_LIST_ID, PCI_CAP_ID_PM);
+	cfg_w8(dev, NVMEV_CAP_PM + PCI_CAP_LIST_NEXT, NVMEV_CAP_MSIX);
+	cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_PMC, 3);
+	cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+
+	/* MSI-X: one vector per queue, table and PBA in BAR0 */
+	cfg_w8(dev, NVMEV_CAP_MSIX + PCI_CAP_LIST_ID, PCI_CAP_ID_MSIX);
+	cfg_w8(dev, NVMEV_CAP_MSIX + PCI_CAP_LIST_NEXT, NVMEV_CAP_EXP);
+	cfg_w16(dev, NVMEV_CAP_MSIX + PCI_MSIX_FLAGS, NVMEV_MAX_QUEUES - 1);
+	cfg_w32(dev, NVMEV_CAP_MSIX + PCI_MSIX_TABLE, NVMEV_MSIX_OFFSET);
+	cfg_w32(dev, NVMEV_CAP_MSIX + PCI_MSIX_PBA, NVMEV_PBA_OFFSET);
+
+	/* PCI Express endpoint, v2 capability */
+	cfg_w8(dev, NVMEV_CAP_EXP + PCI_CAP_LIST_ID, PCI_CAP_ID_EXP);
+	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_FLAGS,
+		2 | (PCI_EXP_TYPE_ENDPOINT << 4));
+	cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR | 1);
+	cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_LNKCAP, (4 << 4) | 3); /* x4 Gen3 */
+	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_LNKSTA, (4 << 4) | 3);
+}
+
+/* Bits the host may change in each dword of configuration space. */
+static u32 nvmev_cfg_wmask(int dword)
+{
+	switch (dword) {
+	case PCI_COMMAND:
+		return PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
+		       PCI_COMMAND_INTX_DISABLE | PCI_COMMAND_SERR |
+		       PCI_COMMAND_PARITY;
+	case PCI_BASE_ADDRESS_0:
+		return ~(u32)(NVMEV_BAR_SIZE - 1);
+	case PCI_BASE_ADDRESS_1:
+		return ~0u;
+	case PCI_INTERRUPT_LINE:
+		return 0xff;
+	case NVMEV_CAP_PM + PCI_PM_CTRL:
+		return PCI_PM_CTRL_STATE_MASK;
+	case NVMEV_CAP_MSIX:
+		return (u32)(PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL) << 16;
+	case NVMEV_CAP_EXP + PCI_EXP_DEVCTL:
+		return 0x7fff;		/* DEVCTL; DEVSTA is read-only here */
+	default:
+		return 0;
+	}
+}
+
+static struct nvmev_dev *bus_to_dev(struct pci_bus *bus)
+{
+	struct pci_sysdata *sd = bus->sysdata;
+
+	return container_of(sd, struct nvmev_dev, sysdata);
+}
+
+static int nvmev_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
+			  int size, u32 *val)
+{
+	struct nvmev_dev *dev = bus_to_dev(bus);
+
+	if (devfn != 0 || where < 0 || where + size > sizeof(dev->cfg_space)) {
+		*val = ~0u;
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	}
+	switch (size) {
+	case 1:
+		*val = dev->cfg_space[where];
+		break;
+	case 2:
+		*val = get_unaligned_le16(&dev->cfg_space[where]);
+		break;
+	default:
+		*val = get_unaligned_le32(&dev->cfg_space[where]);
+		break;
+	}
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static int nvmev_cfg_write(struct pci_bus *bus, unsigned int devfn,
+			   int where, int size, u32 val)
+{
+	struct nvmev_dev *dev = bus_to_dev(bus);
+	int dword = where & ~3, shift = (where & 3) * 8;
+	u32 mask, old, bytes_mask;
+
+	if (devfn != 0 || where < 0 || where + size > sizeof(dev->cfg_space))
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	bytes_mask = size == 4 ? ~0u : ((1u << (size * 8)) - 1) << shift;
+	mask = nvmev_cfg_wmask(dword) & bytes_mask;
+	old = get_unaligned_le32(&dev->cfg_space[dword]);
+	put_unaligned_le32((old & ~mask) | ((val << shift) & mask),
+			   &dev->cfg_space[dword]);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static bool nvmev_msix_masked(struct nvmev_dev *dev, u16 vector)
+{
+	u16 ctrl = get_unaligned_le16(&dev->cfg_space[NVMEV_CAP_MSIX +
+						       PCI_MSIX_FLAGS]);
+	u32 vctrl;
+
+	if (!(ctrl & PCI_MSIX_FLAGS_ENABLE) || (ctrl & PCI_MSIX_FLAGS_MASKALL))
+		return true;
+	vctrl = readl(dev->bar + NVMEV_MSIX_OFFSET +
+		      vector * PCI_MSIX_ENTRY_SIZE + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	return vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT;
+}
+
+/*
+ * Raise MSI-X @vector. Returns quietly when the host has not set it up or
+ * masks it: the completion is in the CQ and the host's next interrupt or
+ * poll finds it (NVMe allows this; a masked vector stays pending).
+ */
+void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector)
+{
+	struct irq_data *d;
+	unsigned int virq;
+
+	if (vector >= NVMEV_MAX_QUEUES || nvmev_msix_masked(dev, vector))
+		return;
+	virq = msi_get_virq(&dev->pdev->dev, vector);
+	if (!virq)
+		return;
+	d = irq_get_irq_data(virq);
+	if (d && d->chip && d->chip->irq_retrigger) {
+		d->chip->irq_retrigger(d);
+		dev->stats.irqs++;
+	}
+}
+
+int nvmev_pci_create(struct nvmev_dev *dev)
+{
+	struct resource *res;
+	int domain = dev->sysdata.domain;
+	int ret;
+
+	nvmev_cfg_init(dev);
+	dev->pci_ops.read = nvmev_cfg_read;
+	dev->pci_ops.write = nvmev_cfg_write;
+	dev->sysdata.node = NUMA_NO_NODE;
+
+	dev->bus = pci_scan_bus(0, &dev->pci_ops, &dev->sysdata);
+	if (!dev->bus) {
+		pr_err("cannot create PCI bus in domain %04x (pci_domain in use?)\n",
+		       domain);
+		return -ENODEV;
+	}
+	dev->pdev = pci_get_slot(dev->bus, PCI_DEVFN(0, 0));
+	if (!dev->pdev) {
+		pr_err("virtual NVMe function was not found on its bus\n");
+		ret = -ENODEV;
+		goto err_bus;
+	}
+	/*
+	 * The BAR lies inside the "Reserved" range memmap= created; nest it
+	 * there so the driver's request_mem_region() and our teardown see a
+	 * properly claimed resource.
+	 */
+	res = &dev->pdev->resource[0];
+	ret = insert_resource(&iomem_resource, res);
+	if (ret) {
+		pr_err("BAR0 %pR conflicts with another resource\n", res);
+		goto err_put;
+	}
+	pci_bus_add_devices(dev->bus);
+	pr_info("virtual NVMe controller at %04x:00:00.0, BAR0 %pR\n",
+		domain, res);
+	return 0;
+
+err_put:
+	pci_dev_put(dev->pdev);
+	dev->pdev = NULL;
+err_bus:
+	pci_stop_root_bus(dev->bus);
+	pci_remove_root_bus(dev->bus);
+	dev->bus = NULL;
+	return ret;
+}
+
+/* Detach the nvme driver and remove the bus; no host access after this. */
+void nvmev_pci_remove(struct nvmev_dev *dev)
+{
+	if (!dev->bus)
+		return;
+	pci_lock_rescan_remove();
+	pci_stop_root_bus(dev->bus);
+	pci_remove_root_bus(dev->bus);
+	pci_unlock_rescan_remove();
+	pci_dev_put(dev->pdev);
+	dev->pdev = NULL;
+	dev->bus = NULL;
+}

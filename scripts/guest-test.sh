@@ -1,0 +1,40 @@
+#!/bin/bash
+# Guest test tier: build nvmev.ko against Debian's linux-headers-amd64,
+# build an initramfs, boot Debian's linux-image-amd64 under QEMU (TCG) with
+# a memmap= reservation, run the guest tests and fail unless all pass.
+# Usage: guest-test.sh [TESTS]   (comma-separated test names, default all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tests=${1:-all}
+build=${BUILD:-build}/guest
+timeout_s=${GUEST_TIMEOUT:-900}
+mkdir -p "$build"
+
+kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-amd64' | sort -V | tail -1)
+[ -n "$kernel" ] || { echo "guest-test: install linux-image-amd64" >&2; exit 1; }
+kver=${kernel#/boot/vmlinuz-}
+kdir=/lib/modules/$kver/build
+[ -d "$kdir" ] || { echo "guest-test: no headers for $kver (linux-headers-amd64)" >&2; exit 1; }
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cp -r Kbuild ftl nvmev "$scratch/"
+make -s -C "$kdir" M="$scratch" modules
+scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz"
+
+log=$build/console.log
+echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
+status=0
+timeout "$timeout_s" qemu-system-x86_64 -m 2G -smp 3 -accel tcg,thread=multi -cpu max \
+	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot \
+	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvmev_tests=$tests" \
+	</dev/null >"$log" 2>&1 || status=$?
+tr -d '\r' <"$log" | grep -v '^\s*$' || true
+[ "$status" -eq 124 ] && echo "guest-test: QEMU timed out after ${timeout_s}s"
+summary=$(tr -d '\r' <"$log" | grep -E '^guest: [0-9]+ passed, [0-9]+ failed' | tail -1)
+if [ -z "$summary" ]; then
+	echo "guest-test: no result line from the guest (status $status)"
+	exit 1
+fi
+echo "$summary"
+[[ $summary =~ ", 0 failed" ]]

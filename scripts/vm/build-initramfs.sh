@@ -1,0 +1,81 @@
+#!/bin/bash
+# Build a guest initramfs from Debian packages: busybox as the shell, the
+# test tools with their libraries, the stock kernel's nvme/ext4 modules in
+# dependency order, nvmev.ko and the guest tests.
+# Usage: build-initramfs.sh KVER NVMEV_KO OUT.cpio.gz
+set -euo pipefail
+kver=$1
+ko=$2
+out=$3
+here=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,sbin,lib,lib64,usr/bin,usr/sbin,proc,sys,dev,tmp,mnt,modules,tests,etc}
+cp /bin/busybox "$root/bin/busybox"
+for app in $("$root/bin/busybox" --list); do
+	[ -e "$root/bin/$app" ] || ln -s busybox "$root/bin/$app"
+done
+
+# dynamically linked tools and every library they load
+tools=(fio nvme mke2fs e2fsck filefrag blkdiscard)
+for t in "${tools[@]}"; do
+	path=$(command -v "$t") || { echo "build-initramfs: $t not installed" >&2; exit 1; }
+	rm -f "$root/bin/$t" # may be a busybox applet link
+	cp "$path" "$root/bin/$t"
+	ldd "$path" | grep -o '/[^ ]*' | while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
+rm -f "$root/bin/mkfs.ext4"
+ln -s mke2fs "$root/bin/mkfs.ext4"
+# the busybox applets of the same names must not shadow the real tools
+for t in "${tools[@]}" mkfs.ext4; do ln -sf "/bin/$t" "$root/sbin/$t" 2>/dev/null || true; done
+cat >"$root/etc/mke2fs.conf" <<'CONF'
+[defaults]
+	base_features = sparse_super,large_file,filetype,resize_inode,dir_index,ext_attr
+	default_mntopts = acl,user_xattr
+	blocksize = 4096
+	inode_size = 256
+	inode_ratio = 16384
+[fs_types]
+	ext4 = {
+		features = has_journal,extent,huge_file,flex_bg,metadata_csum,64bit,dir_nlink,extra_isize
+	}
+CONF
+
+# stock modules, dependencies first
+declare -A seen=()
+order=()
+add_module() {
+	local m=$1 dep
+	[ -n "${seen[$m]:-}" ] && return
+	seen[$m]=1
+	for dep in $(modinfo -k "$kver" -F depends "$m" 2>/dev/null | tr ',' ' '); do
+		add_module "$dep"
+	done
+	order+=("$m")
+}
+for m in nvme ext4 crc32c_generic; do
+	modinfo -k "$kver" -n "$m" >/dev/null 2>&1 && add_module "$m"
+done
+: >"$root/modules/order"
+for m in "${order[@]}"; do
+	f=$(modinfo -k "$kver" -n "$m")
+	[ "$f" = "(builtin)" ] && continue
+	case "$f" in
+	*.xz) xz -dc "$f" >"$root/modules/$m.ko" ;;
+	*.zst) zstd -qdc "$f" >"$root/modules/$m.ko" ;;
+	*) cp "$f" "$root/modules/$m.ko" ;;
+	esac
+	echo "$m" >>"$root/modules/order"
+done
+cp "$ko" "$root/modules/nvmev.ko"
+
+cp "$here"/tests/guest/*.sh "$root/tests/"
+cp "$here/tests/guest/init.sh" "$root/init"
+chmod +x "$root/init" "$root"/tests/*.sh
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
+echo "build-initramfs: $out ($(du -h "$out" | cut -f1))"

@@ -1,0 +1,33 @@
+#!/bin/sh
+# /init of the test guest: mount the basics, load the stock nvme and ext4
+# modules, run the guest tests named on the kernel command line
+# (nvmev_tests=a,b,... or all) and power off. Results are printed as
+# "ok - name" / "not ok - name: why" and a closing
+# "guest: N passed, N failed" line for the host to parse.
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmp /tmp
+echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
+
+for m in $(cat /modules/order); do
+	case "$m" in
+	nvme) insmod "/modules/$m.ko" poll_queues=1 ;;
+	*) insmod "/modules/$m.ko" ;;
+	esac || echo "init: insmod $m failed"
+done
+
+tests=all
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	nvmev_tests=*) tests=${arg#nvmev_tests=} ;;
+	esac
+done
+
+. /tests/lib.sh
+. /tests/tests.sh
+run_tests "$tests"
+echo "guest: $PASSED passed, $FAILED failed"
+poweroff -f
