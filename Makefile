@@ -41,6 +41,7 @@ bench: deps sim
 
 experiments: deps sim
 	scripts/sim-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/sim
+	scripts/guest-test.sh demo
 
 clean:
 	rm -rf $(BUILD)

@@ -361,10 +361,11 @@ static u16 create_cq(struct nvmev_dev *dev, struct nvme_command *cmd)
 	u16 vector = le16_to_cpu(cmd->create_cq.irq_vector);
 	bool ien = flags & NVME_CQ_IRQ_ENABLED;
 
-	if (!qid || qid > dev->nr_io_queues || dev->cqs[qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+	/* field checks first, then the queue identifier */
 	if (size < 2 || size > NVMEV_MQES + 1)
 		return NVME_SC_QUEUE_SIZE | NVME_STATUS_DNR;
+	if (!qid || qid > dev->nr_io_queues || dev->cqs[qid].live)
+		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
 	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;	/* CAP.CQR */
 	if (ien && vector >= NVMEV_MAX_QUEUES)
@@ -382,12 +383,12 @@ static u16 create_sq(struct nvmev_dev *dev, struct nvme_command *cmd)
 	u16 flags = le16_to_cpu(cmd->create_sq.sq_flags);
 	u16 cqid = le16_to_cpu(cmd->create_sq.cqid);
 
-	if (!qid || qid > dev->nr_io_queues || dev->sqs[qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!cqid || cqid >= NVMEV_MAX_QUEUES || !dev->cqs[cqid].live)
-		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
 	if (size < 2 || size > NVMEV_MQES + 1)
 		return NVME_SC_QUEUE_SIZE | NVME_STATUS_DNR;
+	if (!cqid || cqid >= NVMEV_MAX_QUEUES || !dev->cqs[cqid].live)
+		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
+	if (!qid || qid > dev->nr_io_queues || dev->sqs[qid].live)
+		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
 	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	if (!nvmev_sq_create(dev, qid, le64_to_cpu(cmd->create_sq.prp1), size,

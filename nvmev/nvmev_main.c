@@ -120,7 +120,7 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		return -EINVAL;
 	}
 	if (!pci_domain || pci_domain > 0xffff) {
-		pr_err("pci_domain=%#x is out of range [1, 0xffff]\n", pci_domain);
+		pr_err("pci_domain=%u is out of range [1, 65535]\n", pci_domain);
 		return -EINVAL;
 	}
 	dev->lba_shift = ilog2(lba_bytes);

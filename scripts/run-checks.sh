@@ -3,6 +3,7 @@
 #   unit     GoogleTest + CLI tests under ASan/UBSan (ctest)
 #   release  the optimised build (-O2 warnings differ) and the experiments
 #   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
+#   guest    nvmev.ko in a QEMU guest running Debian's kernel
 #   style    checkpatch.pl on kernel C, shellcheck on scripts
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -54,8 +55,9 @@ release() {
 
 if tier release release; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if tier guest scripts/guest-test.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier checkpatch scripts/checkpatch.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier shellcheck shellcheck -x scripts/*.sh tests/unit/*.sh .ci/run; then
+if tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh tests/unit/*.sh tests/guest/*.sh .ci/run; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))

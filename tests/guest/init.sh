@@ -12,21 +12,24 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
 echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
 
-for m in $(cat /modules/order); do
+while read -r m; do
 	case "$m" in
 	nvme) insmod "/modules/$m.ko" poll_queues=1 ;;
 	*) insmod "/modules/$m.ko" ;;
 	esac || echo "init: insmod $m failed"
-done
+done </modules/order
 
 tests=all
-for arg in $(cat /proc/cmdline); do
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
 	case "$arg" in
 	nvmev_tests=*) tests=${arg#nvmev_tests=} ;;
 	esac
 done
 
+# shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
+# shellcheck source=tests/guest/tests.sh
 . /tests/tests.sh
 run_tests "$tests"
 echo "guest: $PASSED passed, $FAILED failed"

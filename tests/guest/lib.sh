@@ -3,6 +3,7 @@
 PASSED=0
 FAILED=0
 NVMEV_MEM="memmap_start=1G memmap_size=512M"
+# shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
 
 ok() { PASSED=$((PASSED + 1)); echo "ok - $CURRENT"; }

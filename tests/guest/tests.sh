@@ -1,14 +1,248 @@
 #!/bin/sh
-# The guest tests of nvmev.ko. Each test_<name> loads the module itself.
-ALL_TESTS="smoke"
+# The guest tests of nvmev.ko (busybox sh). Each test_<name> loads and
+# unloads the module itself; run_tests (lib.sh) reports and cleans up.
+# shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
+ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload"
+
+# The README's main job: an ext4 file system on the device, a fio run,
+# then the drive's geometry and per-die statistics.
+test_demo() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs.ext4" mkfs.ext4 -q -F /dev/nvme0n1
+	check "mount" mount -t ext4 /dev/nvme0n1 /mnt
+	check "fio" fio --name=demo --directory=/mnt --size=64M --bs=128k --rw=write \
+		--ioengine=libaio --iodepth=16 --direct=1 --output=/tmp/fio.out
+	check "fio read" fio --name=demo --directory=/mnt --size=64M --bs=4k --rw=randread \
+		--ioengine=libaio --iodepth=32 --direct=1 --number_ios=20000 --output=/tmp/fio2.out
+	df -h /mnt | tail -1
+	grep -E "WRITE:|READ:" /tmp/fio.out /tmp/fio2.out | sed 's/^.*out: *//'
+	echo "== /sys/kernel/debug/nvmev/geometry"
+	cat "$DBG/geometry"
+	echo "== /sys/kernel/debug/nvmev/stats"
+	cat "$DBG/stats"
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
 
 test_smoke() {
 	check "insmod" load_nvmev || return 1
-	cat $DBG/geometry
-	nvme list
-	check "id-ctrl" nvme id-ctrl /dev/nvme0
 	check "read 1 MiB" dd if=/dev/nvme0n1 of=/dev/null bs=1M count=1
 	check "write 1 MiB" dd if=/dev/zero of=/dev/nvme0n1 bs=1M count=1 oflag=direct
-	cat $DBG/stats
 	check "rmmod" unload_nvmev
+}
+
+# expect_geometry KEY VALUE: the geometry file says KEY=VALUE
+expect_geometry() {
+	got=$(value "$1" "$DBG/geometry")
+	[ "$got" = "$2" ] || { echo "geometry $1=$got, expected $2"; return 1; }
+}
+
+# id_field TOOL-OUTPUT-KEY: a field of "nvme id-ctrl/id-ns" output
+id_field() { sed -n "s/^$1 *: *//p" /tmp/id.out | head -1; }
+
+test_geometry() {
+	# the paper's 8-die drive on 256 MiB, 512-byte LBAs
+	check "insmod 8 dies" load_nvmev capacity_mib=256 || return 1
+	check "dies" expect_geometry dies 8
+	check "granularity" expect_geometry effective_granularity_bytes 32768
+	check "stripe" expect_geometry stripe_bytes 262144
+	check "capacity" expect_geometry capacity_bytes 268435456
+	nvme id-ctrl /dev/nvme0 >/tmp/id.out
+	check "model name" grep -q "^mn *: nvmev virtual SSD" /tmp/id.out
+	check "mdts" [ "$(id_field mdts)" = 8 ]
+	nvme id-ns /dev/nvme0n1 >/tmp/id.out
+	check "nsze" [ "$(id_field nsze)" = 0x80000 ]
+	check "npwg = 32 KiB" [ "$(id_field npwg)" = 63 ]
+	check "rmmod" unload_nvmev
+	# 16 dies on 8 channels, 16 KiB granularity, 4 KiB LBAs, whole reservation
+	check "insmod 16 dies" load_nvmev channels=8 dies_per_channel=2 \
+		planes_per_die=1 granularity_bytes=16384 lba_bytes=4096 pages_per_block=32 || return 1
+	check "dies 16" expect_geometry dies 16
+	check "granularity 16K" expect_geometry effective_granularity_bytes 16384
+	check "stripe 256K" expect_geometry stripe_bytes 262144
+	check "lba 4K" expect_geometry lba_bytes 4096
+	check "whole memmap" expect_geometry capacity_bytes $((511 * 1024 * 1024))
+	nvme id-ns /dev/nvme0n1 >/tmp/id.out
+	check "nsze 4K LBAs" [ "$(id_field nsze)" = "$(printf '0x%x' $((511 * 256)))" ]
+	check "lbaf 4K" grep -q "lbads:12" /tmp/id.out
+	check "rmmod" unload_nvmev
+}
+
+# bad_insmod MESSAGE PARAMS...: insmod fails with EINVAL, says MESSAGE,
+# and leaves no module and no device behind
+bad_insmod() {
+	msg=$1
+	shift
+	dmesg -c >/dev/null
+	# shellcheck disable=SC2086
+	if insmod /modules/nvmev.ko "$@" 2>/tmp/insmod.err; then
+		rmmod nvmev
+		echo "insmod $* succeeded"
+		return 1
+	fi
+	grep -q "Invalid argument" /tmp/insmod.err || { cat /tmp/insmod.err; return 1; }
+	dmesg | grep -q "nvmev: .*$msg" || { echo "no '$msg' in:"; dmesg | tail -3; return 1; }
+	! grep -q '^nvmev ' /proc/modules && ! [ -e /dev/nvme0 ] && ! [ -d "$DBG" ]
+}
+
+# shellcheck disable=SC2086 # $m is a list of parameters
+test_bad_params() {
+	m=$NVMEV_MEM
+	check "channels=0" bad_insmod "channels=0 is out of range" $m channels=0
+	check "time_scale" bad_insmod "time_scale=10001 is out of range" $m time_scale=10001
+	check "page_bytes" bad_insmod "page_bytes=6144 is not a multiple of 4096" $m page_bytes=6144
+	check "granularity" bad_insmod "granularity_bytes=6144 is not a multiple" $m granularity_bytes=6144
+	check "granularity > block" bad_insmod "larger than an erase block" $m granularity_bytes=4194304
+	check "both sizes" bad_insmod "mutually exclusive" $m capacity_mib=64 blocks_per_plane=10
+	check "headroom" bad_insmod "capacity too small for GC headroom" $m blocks_per_plane=20 op_percent=1
+	check "gc order" bad_insmod "gc_fg_free_blocks=5 must not exceed" $m gc_fg_free_blocks=5
+	check "gc_bg" bad_insmod "must be below the" $m blocks_per_plane=16 op_percent=50 gc_bg_free_blocks=16
+	check "write buffer" bad_insmod "write_buffer_kib=64 is too small" $m write_buffer_kib=64
+	check "too big for memmap" bad_insmod "does not fit memmap_size" $m capacity_mib=1024
+	check "lba_bytes" bad_insmod "lba_bytes=1000 must be 512 or 4096" $m lba_bytes=1000
+	check "io_queues" bad_insmod "io_queues=0 is out of range" $m io_queues=0
+	check "cpu" bad_insmod "cpu=64 is not an online CPU" $m cpu=64
+	check "spin_us" bad_insmod "spin_us=100001 is out of range" $m spin_us=100001
+	check "sleep_max_us" bad_insmod "sleep_max_us=0 is out of range" $m sleep_max_us=0
+	check "pci_domain" bad_insmod "pci_domain=0 is out of range" $m pci_domain=0
+	check "no memmap_start" bad_insmod "memmap_start is required" memmap_size=512M
+	check "bad size" bad_insmod "memmap_size=12Q is not a size" memmap_start=1G memmap_size=12Q
+	check "unaligned" bad_insmod "memmap_size=3000K must be a multiple of 1 MiB" memmap_start=1G memmap_size=3000K
+	check "system RAM" bad_insmod "overlaps System RAM" memmap_start=256M memmap_size=64M
+	check "not reserved" bad_insmod "is not (entirely) a memmap= reservation" memmap_start=3G memmap_size=16M
+	# and a good load still works afterwards
+	check "good insmod" load_nvmev
+	check "rmmod" unload_nvmev
+}
+
+test_ext4_verify() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs.ext4" mkfs.ext4 -q -F /dev/nvme0n1
+	check "mount" mount -t ext4 /dev/nvme0n1 /mnt
+	check "fio write+verify" fio --name=ext4 --directory=/mnt --size=48M --bs=64k \
+		--rw=write --ioengine=psync --direct=1 --verify=crc32c --do_verify=1 \
+		--verify_fatal=1 --output=/tmp/fio.out
+	check "fio randrw+verify" fio --name=mix --directory=/mnt --size=16M --bs=4k \
+		--rw=randwrite --ioengine=libaio --iodepth=16 --direct=1 --verify=crc32c \
+		--verify_fatal=1 --output=/tmp/fio2.out
+	check "umount" umount /mnt
+	check "fsck" e2fsck -fn /dev/nvme0n1
+	echo "nvmev stats after the ext4 run:"
+	cat "$DBG/stats"
+	check "rmmod" unload_nvmev
+}
+
+test_raw_verify() {
+	check "insmod" load_nvmev || return 1
+	check "fio raw verify" fio --name=raw --filename=/dev/nvme0n1 --size=64M --bs=128k \
+		--rw=randwrite --ioengine=libaio --iodepth=8 --direct=1 --verify=crc32c \
+		--verify_fatal=1 --output=/tmp/fio.out
+	check "no device errors" [ "$(value nvme_io_errors "$DBG/stats")" = 0 ]
+	check "rmmod" unload_nvmev
+}
+
+test_polled() {
+	check "insmod" load_nvmev || return 1
+	check "poll queue exists" [ "$(cat /sys/block/nvme0n1/queue/io_poll)" = 1 ]
+	irqs=$(value irqs "$DBG/stats")
+	reads=$(value nvme_read "$DBG/stats")
+	check "fio hipri" fio --name=poll --filename=/dev/nvme0n1 --size=16M --bs=4k \
+		--rw=randread --ioengine=io_uring --hipri=1 --iodepth=4 --direct=1 \
+		--number_ios=2000 --output=/tmp/fio.out
+	irqs2=$(value irqs "$DBG/stats")
+	reads2=$(value nvme_read "$DBG/stats")
+	echo "polled: $((reads2 - reads)) reads, $((irqs2 - irqs)) interrupts"
+	check "reads were done" [ $((reads2 - reads)) -ge 2000 ]
+	check "no interrupts for polled I/O" [ $((irqs2 - irqs)) -eq 0 ]
+	check "rmmod" unload_nvmev
+}
+
+test_discard() {
+	check "insmod" load_nvmev || return 1
+	check "write 8 MiB" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
+	valid=$(awk '/^[0-9]/ { s += $14 } END { print s }' "$DBG/stats")
+	check "discard 4 MiB" blkdiscard -o 0 -l 4194304 /dev/nvme0n1
+	valid2=$(awk '/^[0-9]/ { s += $14 } END { print s }' "$DBG/stats")
+	echo "valid 4 KiB units: $valid -> $valid2"
+	check "valid units drop by 1024" [ $((valid - valid2)) -eq 1024 ]
+	check "trimmed reads as zeroes" cmp -n 4194304 /dev/nvme0n1 /dev/zero
+	check "rest kept" sh -c '! cmp -n 4096 -i 4194304:0 /dev/nvme0n1 /dev/zero'
+	check "rmmod" unload_nvmev
+}
+
+# status OUTPUT-FILE HEX: nvme-cli reported NVMe status HEX
+status_is() { grep -qi "($2)" "$1" || { cat "$1"; return 1; }; }
+
+# passthru EXPECTED-STATUS nvme-args...
+passthru() {
+	want=$1
+	shift
+	nvme "$@" >/tmp/pt.out 2>&1
+	status_is /tmp/pt.out "$want"
+}
+
+test_passthru() {
+	check "insmod" load_nvmev || return 1
+	d=/dev/nvme0
+	check "io opcode" passthru 0x4001 io-passthru $d --opcode=0x7d --namespace-id=1
+	# (the host kernel itself refuses I/O passthru to a foreign nsid)
+	check "bad nsid" passthru 0x400b admin-passthru $d --opcode=0x06 --namespace-id=2 \
+		--cdw10=0 --data-len=4096 --read
+	check "lba range" passthru 0x4080 io-passthru $d --opcode=0x02 --namespace-id=1 \
+		--data-len=4096 --read --cdw10=0xffffffff --cdw11=0 --cdw12=7
+	check "mdts" passthru 0x4002 io-passthru $d --opcode=0x02 --namespace-id=1 \
+		--data-len=4096 --read --cdw12=4095
+	check "admin opcode" passthru 0x4001 admin-passthru $d --opcode=0xfd
+	check "identify cns" passthru 0x4002 admin-passthru $d --opcode=0x06 --cdw10=0x55 \
+		--data-len=4096 --read
+	check "log page" passthru 0x4109 admin-passthru $d --opcode=0x02 --cdw10=0x00ff007e \
+		--data-len=1024 --read
+	check "feature" passthru 0x4002 admin-passthru $d --opcode=0x0a --cdw10=0x7f
+	check "create cq qid 0" passthru 0x4101 admin-passthru $d --opcode=0x05 --cdw10=0x000f0000 --cdw11=1
+	check "create cq size" passthru 0x4102 admin-passthru $d --opcode=0x05 --cdw10=0xffff0030 --cdw11=1
+	check "create sq no cq" passthru 0x4100 admin-passthru $d --opcode=0x01 --cdw10=0x000f0030 \
+		--cdw11=0x00310001
+	check "delete cq in use" passthru 0x410c admin-passthru $d --opcode=0x04 --cdw10=1
+	check "delete sq unknown" passthru 0x4101 admin-passthru $d --opcode=0x00 --cdw10=60
+	check "smart log" nvme smart-log $d
+	check "device still works" dd if=/dev/nvme0n1 of=/dev/null bs=64k count=16 iflag=direct
+	check "rmmod" unload_nvmev
+}
+
+test_coalescing() {
+	check "insmod" load_nvmev || return 1
+	run() {
+		i=$(value irqs "$DBG/stats")
+		r=$(value nvme_read "$DBG/stats")
+		fio --name=c --filename=/dev/nvme0n1 --size=16M --bs=4k --rw=randread \
+			--ioengine=libaio --iodepth=32 --direct=1 --number_ios=4000 \
+			--output=/tmp/fio.out || return 1
+		echo $(( ($(value irqs "$DBG/stats") - i) * 100 / ($(value nvme_read "$DBG/stats") - r) ))
+	}
+	plain=$(run)
+	check "set coalescing" nvme set-feature /dev/nvme0 -f 8 -v 0x0a07
+	coalesced=$(run)
+	echo "interrupts per 100 reads: $plain without, $coalesced with coalescing (8 / 1 ms)"
+	check "fewer interrupts" [ "$coalesced" -lt "$plain" ]
+	check "get-feature reads back" sh -c 'nvme get-feature /dev/nvme0 -f 8 | grep -q 0x00000a07'
+	check "rmmod" unload_nvmev
+}
+
+test_stats_reset() {
+	check "insmod" load_nvmev || return 1
+	check "write" dd if=/dev/zero of=/dev/nvme0n1 bs=1M count=4 oflag=direct
+	check "counted" [ "$(value model_writes "$DBG/stats")" -gt 0 ]
+	check "reset" sh -c "echo 1 > $DBG/stats_reset"
+	check "zeroed" [ "$(value model_writes "$DBG/stats")" = 0 ]
+	check "gauges kept" [ "$(awk '/^0 / { print $14 }' "$DBG/stats")" -gt 0 ]
+	check "bad reset value" sh -c "! echo 0 > $DBG/stats_reset"
+	check "rmmod" unload_nvmev
+}
+
+test_reload() {
+	for i in 1 2 3; do
+		check "insmod $i" load_nvmev || return 1
+		check "io $i" dd if=/dev/urandom of=/dev/nvme0n1 bs=64k count=32 oflag=direct
+		check "rmmod $i" unload_nvmev
+	done
 }
