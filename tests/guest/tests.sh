@@ -2,7 +2,7 @@
 # The guest tests of nvmev.ko (busybox sh). Each test_<name> loads and
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
-ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload"
+ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload latency alignment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
 # then the drive's geometry and per-die statistics.
@@ -245,4 +245,67 @@ test_reload() {
 		check "io $i" dd if=/dev/urandom of=/dev/nvme0n1 bs=64k count=32 oflag=direct
 		check "rmmod $i" unload_nvmev
 	done
+}
+
+# fio_terse FIELD fio-args...: one field of fio's terse v3 output
+# (8 = read IOPS, 40 = mean read latency in us)
+fio_terse() {
+	field=$1
+	shift
+	fio --output-format=terse --terse-version=3 "$@" | awk -F';' -v f="$field" '{ print $f }'
+}
+
+# write the first MiB count of the device and wait until it is programmed
+prefill() {
+	dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count="$1" oflag=direct 2>/dev/null &&
+		nvme flush /dev/nvme0n1 -n 1 >/dev/null
+}
+
+# QD1 4 KiB random reads: fio's mean latency within 5 % of the model's
+# prediction (firmware + tR + channel + link transfer, x time_scale).
+test_latency() {
+	check "insmod" load_nvmev capacity_mib=64 time_scale=1000 || return 1
+	check "prefill" prefill 2
+	g=$DBG/geometry
+	predicted_ns=$(( ($(value fw_read_4k_ns "$g") + $(value read_ns "$g") +
+		(4096000 + $(value channel_mbps "$g") - 1) / $(value channel_mbps "$g") +
+		(4096000 + $(value link_mbps "$g") - 1) / $(value link_mbps "$g")) * $(value time_scale "$g") ))
+	measured_us=$(fio_terse 40 --name=lat --filename=/dev/nvme0n1 --size=2M --bs=4k \
+		--rw=randread --ioengine=psync --direct=1 --number_ios=60)
+	measured_ns=$(awk -v m="$measured_us" 'BEGIN { printf "%d", m * 1000 }')
+	echo "latency: predicted_ns=$predicted_ns measured_ns=$measured_ns"
+	check "within 5 %" [ $((measured_ns * 100)) -ge $((predicted_ns * 95)) ] &&
+		check "within 5 %" [ $((measured_ns * 100)) -le $((predicted_ns * 105)) ]
+	check "rmmod" unload_nvmev
+}
+
+# between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
+between() {
+	r=$(awk -v s="$1" 'NR == 1 { b = $2 } $1 == s { printf "%d", $2 * 1000 / b }' /tmp/align)
+	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
+}
+
+# The alignment (stride) experiment with fio on the raw device: 4 KiB
+# random reads at multiples of a stride, QD 64. Same knees as nvmev-sim:
+# full speed up to the granularity, then 1/2, 1/4, 1/8, periodic in the
+# stripe.
+test_alignment() {
+	check "insmod" load_nvmev capacity_mib=64 time_scale=100 || return 1
+	check "prefill" prefill 16
+	: >/tmp/align
+	for s in 4 32 64 128 256 288 320 512; do
+		iops=$(fio_terse 8 --name=align --filename=/dev/nvme0n1 --size=16M --bs=4k \
+			--blockalign=${s}k --rw=randread --ioengine=libaio --iodepth=64 \
+			--direct=1 --number_ios=640 --randrepeat=0 2>/dev/null)
+		echo "$s $iops" >>/tmp/align
+	done
+	awk 'NR == 1 { base = $2 } { printf "alignment: stride_kib=%d iops=%d relative=%.3f\n", $1, $2, $2 / base }' /tmp/align
+	check "32K full" between 32 850 1150
+	check "64K half" between 64 400 620
+	check "128K quarter" between 128 190 320
+	check "256K eighth" between 256 90 170
+	check "288K full again" between 288 850 1150
+	check "320K half again" between 320 400 620
+	check "512K eighth" between 512 90 170
+	check "rmmod" unload_nvmev
 }
