@@ -389,12 +389,17 @@ static void nvmev_raise(struct nvmev_dev *dev, unsigned long *irq_vectors)
 
 /* ---- worker ---- */
 
+/*
+ * Sleep @ns. The timer slack is kept to a few microseconds: a sleep that
+ * ends at a completion's due time must not post it late.
+ */
 static void nvmev_idle_sleep(u64 ns)
 {
 	ktime_t t = ns_to_ktime(ns);
 
 	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_hrtimeout_range(&t, ns / 8, HRTIMER_MODE_REL);
+	schedule_hrtimeout_range(&t, min_t(u64, ns / 8, 2 * NSEC_PER_USEC),
+				 HRTIMER_MODE_REL);
 }
 
 static int nvmev_worker(void *arg)
