@@ -22,6 +22,9 @@
 
 #define NVMEV_SQ_BUDGET		64	/* commands per SQ per pass */
 #define NVMEV_SLEEP_MIN_US	5
+/* after a second without commands, sleeps may grow 10 x longer */
+#define NVMEV_DEEP_IDLE_NS	NSEC_PER_SEC
+#define NVMEV_DEEP_IDLE_FACTOR	10
 
 static void __iomem *reg(struct nvmev_dev *dev, u32 off)
 {
@@ -409,7 +412,7 @@ static int nvmev_worker(void *arg)
 
 	while (!kthread_should_stop()) {
 		DECLARE_BITMAP(irq_vectors, NVMEV_MAX_QUEUES);
-		u64 now = ktime_get_ns(), next;
+		u64 now = ktime_get_ns(), next, max_ns;
 		int work = 0;
 
 		bitmap_zero(irq_vectors, NVMEV_MAX_QUEUES);
@@ -445,7 +448,10 @@ static int nvmev_worker(void *arg)
 			continue;
 		}
 		nvmev_idle_sleep(min(next - now, sleep_ns));
-		sleep_ns = min(sleep_ns * 2, dev->sleep_max_us * NSEC_PER_USEC);
+		max_ns = dev->sleep_max_us * NSEC_PER_USEC;
+		if (now - last_work > NVMEV_DEEP_IDLE_NS)
+			max_ns *= NVMEV_DEEP_IDLE_FACTOR;
+		sleep_ns = min(sleep_ns * 2, max_ns);
 	}
 	return 0;
 }

@@ -51,7 +51,7 @@ module_param(spin_us, uint, 0444);
 MODULE_PARM_DESC(spin_us, "busy-poll this long after the last activity before sleeping, us, 0..100000 [default 50]");
 static unsigned int sleep_max_us = 1000;
 module_param(sleep_max_us, uint, 0444);
-MODULE_PARM_DESC(sleep_max_us, "longest idle sleep (bounds the wake-up delay of an idle device), us, 1..1000000 [default 1000]");
+MODULE_PARM_DESC(sleep_max_us, "longest idle sleep (bounds the wake-up delay of an idle device; 10 x after 1 s without commands), us, 1..1000000 [default 1000]");
 static unsigned int pci_domain = 0x7e00;
 module_param(pci_domain, uint, 0444);
 MODULE_PARM_DESC(pci_domain, "PCI domain of the virtual bus, 1..0xffff [default 0x7e00]");

@@ -2,7 +2,7 @@
 # The guest tests of nvmev.ko (busybox sh). Each test_<name> loads and
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
-ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload latency alignment"
+ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload idle_cpu latency alignment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
 # then the drive's geometry and per-die statistics.
@@ -307,5 +307,24 @@ test_alignment() {
 	check "288K full again" between 288 850 1150
 	check "320K half again" between 320 400 620
 	check "512K eighth" between 512 90 170
+	check "rmmod" unload_nvmev
+}
+
+# ticks (1/100 s) of CPU the controller thread has used
+worker_ticks() {
+	pid=$(pidof nvmev) || return 1
+	awk '{ print $14 + $15 }' "/proc/$pid/stat"
+}
+
+# An idle device must not burn a CPU: under 2 % of one over 5 s.
+test_idle_cpu() {
+	check "insmod" load_nvmev || return 1
+	check "some I/O" dd if=/dev/zero of=/dev/nvme0n1 bs=1M count=4 oflag=direct
+	sleep 2		# past the first second: deep idle
+	t0=$(worker_ticks)
+	sleep 5
+	t1=$(worker_ticks)
+	echo "idle_cpu: worker used $((t1 - t0)) ticks of 500 in 5 s"
+	check "idle under 2 %" [ $((t1 - t0)) -le 10 ]
 	check "rmmod" unload_nvmev
 }
