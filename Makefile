@@ -4,6 +4,7 @@
 #   make experiments  install deps, build, run the simulator experiments
 #   make check        install deps, build, run every test tier
 #   make bench        simulation speed (Google Benchmark)
+#   make timing       nvmev.ko's timing in a QEMU guest vs the model
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -13,7 +14,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check unit-tests module-check lint bench experiments clean
+.PHONY: all module sim deps check bench experiments timing clean
 
 all: module sim
 
@@ -42,6 +43,10 @@ bench: deps sim
 experiments: deps sim
 	scripts/sim-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/sim
 	scripts/guest-test.sh demo
+
+# nvmev.ko's timing in a guest next to the model (latency, stride knees)
+timing: deps sim
+	scripts/guest-timing.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/guest
 
 clean:
 	rm -rf $(BUILD)

@@ -26,7 +26,7 @@ log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
 status=0
 timeout "$timeout_s" qemu-system-x86_64 -m 2G -smp 3 -accel tcg,thread=multi -cpu max \
-	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
 	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvmev_tests=$tests" \
 	</dev/null >"$log" 2>&1 || status=$?
 tr -d '\r' <"$log" | grep -v '^\s*$' || true
