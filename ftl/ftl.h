@@ -31,10 +31,12 @@ enum ftl_status {
 	FTL_ERR_INVALID,	/* unknown op, zero length or unaligned */
 };
 
+/* Placement hints (hint-proto/SPEC.md); the transport decodes the wire. */
 enum ftl_hint_kind {
 	FTL_HINT_NONE,
 	FTL_HINT_APPEND,	/* prev_off: byte offset of the preceding block */
 	FTL_HINT_OVERWRITE,
+	FTL_HINT_INVALID,	/* malformed on the wire (both kinds): ignored */
 };
 
 struct ftl_cmd {
@@ -59,6 +61,7 @@ struct ftl_die_stats {
 	u64 busy_ns;		/* time the die was occupied */
 	u64 free_blocks;	/* gauge, not reset */
 	u64 valid_units;	/* gauge, not reset */
+	u64 erases_total;	/* gauge: erases since creation (wear) */
 };
 
 struct ftl_stats {
@@ -74,6 +77,19 @@ struct ftl_stats {
 	u64 placement_fallbacks; /* writes moved off a die that had no room */
 	u64 wb_stalls;		/* writes that waited for buffer space */
 	u64 wb_stall_ns;
+
+	/* placement hints: commands received, honoured, ignored (why) */
+	u64 hint_append;
+	u64 hint_overwrite;
+	u64 hint_honoured;
+	u64 hint_ignored_off;		/* hints=0 */
+	u64 hint_ignored_invalid;	/* both kinds at once */
+	u64 hint_ignored_opcode;	/* on a read, trim or flush */
+	u64 hint_ignored_range;		/* previous block beyond capacity */
+	u64 hint_ignored_unmapped;	/* previous block never written */
+	u64 hint_ignored_wear;		/* target die too worn (hint_wear_gap) */
+	u64 hint_new_units;		/* overwrite units with no old copy */
+	u64 hint_fallback_units;	/* hinted units moved off a full die */
 };
 
 /*
@@ -104,6 +120,13 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now_ns,
  * call it when no command arrives for a while.
  */
 void ftl_idle(struct ftl *ftl, u64 now_ns);
+
+/*
+ * Change time_scale (1..10000) of a running model. Meant for an idle
+ * drive: bandwidth reservations in flight are forgotten. Returns 0 or
+ * -EINVAL.
+ */
+int ftl_set_time_scale(struct ftl *ftl, u64 scale);
 
 /* Statistics: snapshot copies; reset zeroes counters, keeps gauges. */
 void ftl_stats_get(const struct ftl *ftl, struct ftl_stats *st);

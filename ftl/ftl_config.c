@@ -235,6 +235,14 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	}
 	g->wb_units = (u32)((cfg->write_buffer_kib << 10) / FTL_MAP_UNIT);
 
+	g->channel_mbps = cfg->channel_mbps;
+	g->link_mbps = cfg->link_mbps;
+	ftl_config_scale(cfg, g);
+	return 0;
+}
+
+void ftl_config_scale(const struct ftl_config *cfg, struct ftl_geometry *g)
+{
 	g->time_scale = cfg->time_scale;
 	g->t_read = cfg->read_ns * cfg->time_scale;
 	g->t_prog = cfg->prog_ns * cfg->time_scale;
@@ -243,9 +251,6 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	g->t_fw_read = cfg->fw_read_ns * cfg->time_scale;
 	g->t_fw_write = cfg->fw_write_ns * cfg->time_scale;
 	g->t_fw_write_4k = cfg->fw_write_4k_ns * cfg->time_scale;
-	g->channel_mbps = cfg->channel_mbps;
-	g->link_mbps = cfg->link_mbps;
-	return 0;
 }
 
 u64 ftl_xfer_ns(const struct ftl_geometry *g, u64 bytes, u64 mbps)

@@ -67,7 +67,12 @@
 	X(gc_fg_free_blocks, 2, 1, 1048576,				\
 	  "foreground GC runs before a write when a die has this few free blocks") \
 	X(time_scale, 1, 1, 10000,					\
-	  "multiplies every modelled delay (slow emulated guests)")
+	  "multiplies every modelled delay (slow emulated guests)")	\
+	X(hints, 1, 0, 1,						\
+	  "1 = honour append/overwrite placement hints, 0 = ignore them") \
+	X(hint_wear_gap, 0, 0, 1000000,					\
+	  "place a hinted write round-robin when its die has this many "	\
+	  "more erases than the least-worn die; 0 = never")
 
 struct ftl_config {
 #define FTL_CONFIG_FIELD(name, def, min, max, desc) u64 name;
@@ -134,5 +139,8 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *geo,
  * bytes < 2^40, mbps >= 1 and time_scale <= 10000.
  */
 u64 ftl_xfer_ns(const struct ftl_geometry *geo, u64 bytes, u64 mbps);
+
+/* Recompute the scaled delays of @geo from @cfg (after a time_scale change). */
+void ftl_config_scale(const struct ftl_config *cfg, struct ftl_geometry *geo);
 
 #endif /* FTL_CONFIG_H */

@@ -158,8 +158,8 @@ static int ftl_read(struct ftl *ftl, u64 first, u64 n, u64 now, u64 *done)
  * Preferred die first, then its neighbours, so a full die never fails a
  * write that another die can take.
  */
-static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u64 t, u32 *ppa,
-			       u32 *got_die)
+static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, bool hinted, u64 t,
+			       u32 *ppa, u32 *got_die)
 {
 	u32 k;
 
@@ -169,6 +169,8 @@ static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u64 t, u32 *ppa,
 		if (!ftl_alloc_slot(ftl, d, false, t, ppa)) {
 			if (k)
 				ftl->st.placement_fallbacks++;
+			if (k && hinted)
+				ftl->st.hint_fallback_units++;
 			*got_die = d;
 			return 0;
 		}
@@ -186,20 +188,21 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	u64 t = now + g->t_fw_write + g->t_fw_write_4k * n;
-	struct ftl_place_req req = { .cmd = cmd };
+	struct ftl_place_cmd pc;
 	int status = FTL_OK;
 	u64 i;
 
+	ftl_place_begin(ftl, cmd, &pc);
 	for (i = 0; i < n; i++) {
 		u32 lpn = (u32)(first + i), ppa, die;
 
 		/* buffer space first, then the DMA of this unit */
 		t = ftl_bw_reserve(ftl, &ftl->link_rx, ftl_wbuf_acquire(ftl, t),
 				   FTL_MAP_UNIT);
-		req.lpn = lpn;
-		req.index = (u32)i;
-		die = ftl_place_die(ftl, &req);
-		if (ftl_alloc_host_slot(ftl, die, t, &ppa, &die)) {
+		die = ftl_place_die(ftl, &pc, lpn);
+		if (ftl_alloc_host_slot(ftl, die,
+					pc.mode != FTL_PLACE_ROUND_ROBIN, t,
+					&ppa, &die)) {
 			ftl->wb.used--;		/* the unit never entered */
 			status = FTL_ERR_NO_SPACE;
 			break;
@@ -243,6 +246,16 @@ static int ftl_flush(struct ftl *ftl, u64 now, u64 *done)
 	return FTL_OK;
 }
 
+int ftl_set_time_scale(struct ftl *ftl, u64 scale)
+{
+	if (scale < 1 || scale > 10000)
+		return -EINVAL;
+	ftl->cfg.time_scale = scale;
+	ftl_config_scale(&ftl->cfg, &ftl->geo);
+	ftl_timing_rescale(ftl);
+	return 0;
+}
+
 int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 	       u64 *done)
 {
@@ -269,6 +282,8 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 	}
 
 	ftl_idle(ftl, now);
+	if (cmd->op != FTL_OP_WRITE && cmd->hint != FTL_HINT_NONE)
+		ftl->st.hint_ignored_opcode++;
 
 	first = cmd->off >> FTL_MAP_SHIFT;
 	n = ((cmd->off + cmd->len + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT) - first;

@@ -36,6 +36,7 @@ struct ftl_die {
 	u32 free_tail;
 	u32 free_count;
 	u64 valid_units;
+	u64 erases_total;	/* wear, never reset */
 	struct ftl_die_stats st;
 };
 
@@ -114,6 +115,7 @@ static inline u32 ftl_channel_of(const struct ftl *ftl, u32 die)
 /* ftl_timing.c: resources and the write buffer */
 int ftl_timing_init(struct ftl *ftl);
 void ftl_timing_free(struct ftl *ftl);
+void ftl_timing_rescale(struct ftl *ftl);
 u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes);
 u64 ftl_wbuf_acquire(struct ftl *ftl, u64 t);
 void ftl_program(struct ftl *ftl, u32 die, u64 ready, u32 host_units);
@@ -125,13 +127,25 @@ int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa);
 void ftl_invalidate(struct ftl *ftl, u32 lpn);
 
 /* ftl_placement.c: the policy seam */
-struct ftl_place_req {
-	const struct ftl_cmd *cmd;
-	u64 lpn;		/* logical unit being placed */
-	u32 index;		/* unit index inside the command */
+enum ftl_place_mode {
+	FTL_PLACE_ROUND_ROBIN,	/* the drive's cursor */
+	FTL_PLACE_STREAM,	/* append: own cursor from the hinted die */
+	FTL_PLACE_OLD_DIE,	/* overwrite: where the old copy is */
+};
+
+/* Placement state of one write command. */
+struct ftl_place_cmd {
+	u8 mode;
+	u32 die;		/* STREAM: die of the next unit */
+	u32 filled;		/* STREAM: units placed on it */
+	u64 wear_limit;		/* OLD_DIE: erases above which a die is avoided */
 };
 
 void ftl_place_init(struct ftl *ftl);
-u32 ftl_place_die(struct ftl *ftl, const struct ftl_place_req *req);
+/* Decide how @cmd is placed (and account its hint). */
+void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd,
+		     struct ftl_place_cmd *pc);
+/* Die for the next unit, logical unit @lpn, of a command. */
+u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn);
 
 #endif /* FTL_INTERNAL_H */

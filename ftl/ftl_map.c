@@ -153,6 +153,7 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t)
 	d->busy_until += g->t_erase;
 	d->st.busy_ns += g->t_erase;
 	d->st.erases++;
+	d->erases_total++;
 	vb->erases++;
 	ftl_free_push(ftl, die, victim);
 	ftl->st.gc_cycles++;

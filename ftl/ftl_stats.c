@@ -23,6 +23,7 @@ void ftl_die_stats_get(const struct ftl *ftl, u32 die,
 	*st = d->st;
 	st->free_blocks = d->free_count;
 	st->valid_units = d->valid_units;
+	st->erases_total = d->erases_total;
 }
 
 void ftl_stats_reset(struct ftl *ftl)

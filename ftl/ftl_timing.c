@@ -13,16 +13,26 @@
 #define FTL_BW_BUCKET_NS	2000
 #define FTL_BW_BUCKETS		16384	/* 32 ms horizon at time_scale 1 */
 
+/* New bucket width after a time_scale change; reservations are dropped. */
+static void ftl_bw_rescale(struct ftl_bw *bw, const struct ftl_geometry *g)
+{
+	bw->width = FTL_BW_BUCKET_NS * g->time_scale;
+	bw->cap = ftl_div64(bw->mbps * bw->width, 1000);
+	ftl_memset(bw->id, 0, bw->nr * sizeof(*bw->id));
+	ftl_memset(bw->used, 0, bw->nr * sizeof(*bw->used));
+}
+
 static int ftl_bw_init(struct ftl_bw *bw, const struct ftl_geometry *g,
 		       u64 mbps)
 {
 	bw->mbps = mbps;
-	bw->width = FTL_BW_BUCKET_NS * g->time_scale;
-	bw->cap = ftl_div64(mbps * bw->width, 1000);
 	bw->nr = FTL_BW_BUCKETS;
 	bw->id = ftl_zalloc(bw->nr, sizeof(*bw->id));
 	bw->used = ftl_zalloc(bw->nr, sizeof(*bw->used));
-	return bw->id && bw->used ? 0 : -ENOMEM;
+	if (!bw->id || !bw->used)
+		return -ENOMEM;
+	ftl_bw_rescale(bw, g);
+	return 0;
 }
 
 static void ftl_bw_free(struct ftl_bw *bw)
@@ -71,6 +81,16 @@ u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes)
 					 ftl_div64(bw->used[slot] * bw->width, bw->cap));
 		b++;
 	}
+}
+
+void ftl_timing_rescale(struct ftl *ftl)
+{
+	u32 ch;
+
+	for (ch = 0; ch < ftl->geo.channels; ch++)
+		ftl_bw_rescale(&ftl->chan[ch], &ftl->geo);
+	ftl_bw_rescale(&ftl->link_rx, &ftl->geo);
+	ftl_bw_rescale(&ftl->link_tx, &ftl->geo);
 }
 
 int ftl_timing_init(struct ftl *ftl)

@@ -95,6 +95,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   frag_cmd->add_option("--read-kib", read_kib, "read command size")->capture_default_str();
   uint64_t settle_ms = 1000;
+  frag_cmd->add_flag("--send-hints", fp.send_hints,
+                     "send append/overwrite hints with the target file's writes");
   frag_cmd->add_option("--settle-ms", settle_ms, "idle time before the read")->capture_default_str();
   frag_cmd->add_option("--seed", fp.seed, "random seed")->capture_default_str();
 
@@ -150,8 +152,15 @@ int main(int argc, char** argv) {
       json rep = base_report("fragment", probe);
       rep["summary"] = {{"kind", to_string(fp.kind)},
                         {"gap", to_string(fp.gap)},
+                        {"hints_sent", fp.send_hints},
                         {"file_bytes", fp.file_bytes},
-                        {"relative_throughput", r.relative}};
+                        {"relative_throughput", r.relative},
+                        {"hints_honoured", r.fragmented_stats.hint_honoured},
+                        {"hints_ignored", r.fragmented_stats.hint_ignored_off +
+                                              r.fragmented_stats.hint_ignored_unmapped +
+                                              r.fragmented_stats.hint_ignored_range +
+                                              r.fragmented_stats.hint_ignored_wear +
+                                              r.fragmented_stats.hint_ignored_invalid}};
       json rows = json::array();
       auto row = [&](const char* layout, const PhaseResult& p, const DieActivity& a) {
         json j{{"layout", layout},

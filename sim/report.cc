@@ -30,7 +30,18 @@ json to_json(const ftl_stats& st) {
               {"gc_fg_cycles", st.gc_fg_cycles},
               {"placement_fallbacks", st.placement_fallbacks},
               {"wb_stalls", st.wb_stalls},
-              {"wb_stall_ns", st.wb_stall_ns}};
+              {"wb_stall_ns", st.wb_stall_ns},
+              {"hint_append", st.hint_append},
+              {"hint_overwrite", st.hint_overwrite},
+              {"hint_honoured", st.hint_honoured},
+              {"hint_ignored_off", st.hint_ignored_off},
+              {"hint_ignored_invalid", st.hint_ignored_invalid},
+              {"hint_ignored_opcode", st.hint_ignored_opcode},
+              {"hint_ignored_range", st.hint_ignored_range},
+              {"hint_ignored_unmapped", st.hint_ignored_unmapped},
+              {"hint_ignored_wear", st.hint_ignored_wear},
+              {"hint_new_units", st.hint_new_units},
+              {"hint_fallback_units", st.hint_fallback_units}};
 }
 
 json to_json(const ftl_die_stats& st) {
@@ -46,7 +57,8 @@ json to_json(const ftl_die_stats& st) {
               {"erases", st.erases},
               {"busy_ns", st.busy_ns},
               {"free_blocks", st.free_blocks},
-              {"valid_units", st.valid_units}};
+              {"valid_units", st.valid_units},
+              {"erases_total", st.erases_total}};
 }
 
 json geometry_json(const Model& m) {

@@ -178,8 +178,16 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
       write_range(e, 0, p.file_bytes, chunk);
       sync(e);
     }
+    const bool append = p.kind == FragmentParams::Kind::Append;
     for (uint64_t off = 0; off < p.file_bytes; off += chunk) {
-      submit_checked(e, make_cmd(FTL_OP_WRITE, off, chunk));
+      ftl_cmd w = make_cmd(FTL_OP_WRITE, off, chunk);
+      if (p.send_hints && !append) {
+        w.hint = FTL_HINT_OVERWRITE;
+      } else if (p.send_hints && off) {  // the file's first block has no predecessor
+        w.hint = FTL_HINT_APPEND;
+        w.hint_prev_off = off - 4 * KiB;
+      }
+      submit_checked(e, w);
       sync(e);
       other.write(e, gap());
       sync(e);
@@ -187,6 +195,7 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
     auto before = frag.die_stats();
     r.fragmented = read_file(e, p);
     r.fragmented_dies = activity(before, frag.die_stats());
+    r.fragmented_stats = frag.stats();
   }
   {
     Engine e(contig, 32);

@@ -79,6 +79,7 @@ struct FragmentParams {
   uint64_t chunk_bytes = 0;  // 0 = the die-allocation granularity
   uint64_t read_bytes = 1 * MiB;
   uint64_t settle_ns = 1000000000;  // idle time before the read (background GC)
+  bool send_hints = false;  // append/overwrite hints on the target file's writes
   uint64_t seed = 1;
 };
 
@@ -88,6 +89,7 @@ struct FragmentResult {
   double relative;  // fragmented / contiguous read throughput
   DieActivity fragmented_dies;
   DieActivity contiguous_dies;
+  ftl_stats fragmented_stats;  // of the fragmented drive, hint counters included
 };
 
 FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p);
