@@ -40,7 +40,7 @@ struct nvmev_hint_id {
 	__le16 caps;			/* NVMEV_HINT_CAP_* */
 	__le32 dies;			/* parallel units data is spread over */
 	__le32 granularity;		/* bytes placed on a die before the next */
-	__le32 reserved[5];
+	__le32 reserved[3];
 };
 
 enum nvmev_hint_kind {

@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
                {"mean_latency_us", p.mean_latency_ns / 1000},
                {"nand_reads", a.total_reads()},
                {"collisions", a.total_collisions()},
+               {"collision_wait_us", a.total_wait_ns() / 1000},
                {"dies_used", a.dies_used()}};
         for (size_t d = 0; d < a.reads.size(); d++)
           j["die" + std::to_string(d) + "_reads"] = a.reads[d];

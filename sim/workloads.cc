@@ -18,6 +18,12 @@ uint64_t DieActivity::total_collisions() const {
   return s;
 }
 
+uint64_t DieActivity::total_wait_ns() const {
+  uint64_t s = 0;
+  for (auto v : wait_ns) s += v;
+  return s;
+}
+
 unsigned DieActivity::dies_used() const {
   return static_cast<unsigned>(
       std::count_if(reads.begin(), reads.end(), [](uint64_t v) { return v > 0; }));
@@ -51,6 +57,7 @@ DieActivity activity(const std::vector<ftl_die_stats>& before,
   for (size_t d = 0; d < after.size(); d++) {
     a.reads.push_back(after[d].host_reads - before[d].host_reads);
     a.collisions.push_back(after[d].read_collisions - before[d].read_collisions);
+    a.wait_ns.push_back(after[d].read_wait_ns - before[d].read_wait_ns);
   }
   return a;
 }

@@ -18,8 +18,10 @@ constexpr uint64_t MiB = 1024 * KiB;
 struct DieActivity {
   std::vector<uint64_t> reads;       // NAND reads for the host
   std::vector<uint64_t> collisions;  // of which waited for a busy die
+  std::vector<uint64_t> wait_ns;     // and how long they waited
   uint64_t total_reads() const;
   uint64_t total_collisions() const;
+  uint64_t total_wait_ns() const;
   unsigned dies_used() const;
 };
 
