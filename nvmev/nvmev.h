@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "ftl.h"
+#include "nvmev_hint.h"
 
 #define NVMEV_BAR_SIZE		SZ_16K	/* registers, doorbells, MSI-X */
 #define NVMEV_MSIX_OFFSET	0x2000	/* table in BAR0 */
@@ -74,6 +75,7 @@ struct nvmev_stats {
 	u64 irqs;
 	u64 bad_doorbells;
 	u64 cq_full_waits;
+	u64 hint_bits_disabled;		/* hint bits on writes, feature off */
 };
 
 struct nvmev_dev {
@@ -113,6 +115,7 @@ struct nvmev_dev {
 	u32 coalesce_time_us;
 	DECLARE_BITMAP(vector_no_coalesce, NVMEV_MAX_QUEUES);
 	bool vwc;			/* volatile write cache enabled */
+	bool hints_enabled;		/* feature NVMEV_HINT_FID, host-set */
 	u64 seq;
 
 	/* completions in flight: min-heap on (due_ns, seq) */
@@ -131,6 +134,7 @@ struct nvmev_dev {
 
 	struct task_struct *worker;
 	struct dentry *debugfs;
+	u64 locate_lba;			/* debugfs "locate" query */
 };
 
 /* nvmev_pci.c */

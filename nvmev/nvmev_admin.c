@@ -68,6 +68,17 @@ static void identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->awun = 0;
 	strscpy(id->subnqn, "nqn.2026-11.io.nvmev:ctrl1", sizeof(id->subnqn));
 	id->psd[0].max_power = cpu_to_le16(2500);	/* 25 W */
+	if (dev->cfg.hints) {
+		const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
+		struct nvmev_hint_id *h = (void *)id + NVMEV_HINT_ID_OFFSET;
+
+		memcpy(h->signature, NVMEV_HINT_SIGNATURE, sizeof(h->signature));
+		h->version = cpu_to_le16(NVMEV_HINT_VERSION);
+		h->caps = cpu_to_le16(NVMEV_HINT_CAP_APPEND |
+				      NVMEV_HINT_CAP_OVERWRITE);
+		h->dies = cpu_to_le32(g->dies);
+		h->granularity = cpu_to_le32(g->gran_units * FTL_MAP_UNIT);
+	}
 	id->psd[0].entry_lat = cpu_to_le32(10);
 	id->psd[0].exit_lat = cpu_to_le32(10);
 }
@@ -302,6 +313,11 @@ static u16 set_features(struct nvmev_dev *dev, struct nvme_command *cmd,
 	case NVME_FEAT_TEMP_THRESH:
 	case NVME_FEAT_ASYNC_EVENT:
 		return NVME_SC_SUCCESS;
+	case NVMEV_HINT_FID:
+		if (!dev->cfg.hints || (cdw11 & ~NVMEV_HINT_FEAT_ENABLE))
+			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		dev->hints_enabled = cdw11 & NVMEV_HINT_FEAT_ENABLE;
+		return NVME_SC_SUCCESS;
 	default:
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	}
@@ -347,6 +363,11 @@ static u16 get_features(struct nvmev_dev *dev, struct nvme_command *cmd,
 		return NVME_SC_SUCCESS;
 	case NVME_FEAT_TEMP_THRESH:
 		*result = 343;
+		return NVME_SC_SUCCESS;
+	case NVMEV_HINT_FID:
+		if (!dev->cfg.hints)
+			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		*result = sel ? 0 : dev->hints_enabled;
 		return NVME_SC_SUCCESS;
 	default:
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;

@@ -46,15 +46,15 @@ static int stats_show(struct seq_file *m, void *v)
 	mutex_lock(&dev->model_lock);
 	ftl_stats_get(dev->ftl, &st);
 	dies = ftl_get_geometry(dev->ftl)->dies;
-	seq_puts(m, "die host_reads read_units read_collisions read_wait_ns buffer_hits host_write_units programs gc_reads gc_copies erases busy_ns free_blocks valid_units\n");
+	seq_puts(m, "die host_reads read_units read_collisions read_wait_ns buffer_hits host_write_units programs gc_reads gc_copies erases busy_ns free_blocks valid_units erases_total\n");
 	for (die = 0; die < dies; die++) {
 		ftl_die_stats_get(dev->ftl, die, &ds);
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   die, ds.host_reads, ds.host_read_units,
 			   ds.read_collisions, ds.read_wait_ns, ds.buffer_hits,
 			   ds.host_write_units, ds.programs, ds.gc_reads,
 			   ds.gc_copies, ds.erases, ds.busy_ns, ds.free_blocks,
-			   ds.valid_units);
+			   ds.valid_units, ds.erases_total);
 	}
 	seq_printf(m, "waf_milli=%llu\n", ftl_waf_milli(dev->ftl));
 	mutex_unlock(&dev->model_lock);
@@ -70,6 +70,18 @@ static int stats_show(struct seq_file *m, void *v)
 		   st.gc_cycles, st.gc_fg_cycles, st.placement_fallbacks);
 	seq_printf(m, "wb_stalls=%llu\nwb_stall_ns=%llu\n", st.wb_stalls,
 		   st.wb_stall_ns);
+	seq_printf(m, "hints_enabled=%d\nhint_bits_disabled=%llu\n",
+		   dev->hints_enabled, dev->stats.hint_bits_disabled);
+	seq_printf(m, "hint_append=%llu\nhint_overwrite=%llu\nhint_honoured=%llu\n",
+		   st.hint_append, st.hint_overwrite, st.hint_honoured);
+	seq_printf(m, "hint_ignored_off=%llu\nhint_ignored_invalid=%llu\nhint_ignored_opcode=%llu\n",
+		   st.hint_ignored_off, st.hint_ignored_invalid,
+		   st.hint_ignored_opcode);
+	seq_printf(m, "hint_ignored_range=%llu\nhint_ignored_unmapped=%llu\nhint_ignored_wear=%llu\n",
+		   st.hint_ignored_range, st.hint_ignored_unmapped,
+		   st.hint_ignored_wear);
+	seq_printf(m, "hint_new_units=%llu\nhint_fallback_units=%llu\n",
+		   st.hint_new_units, st.hint_fallback_units);
 	seq_printf(m, "nvme_read=%llu\nnvme_write=%llu\nnvme_flush=%llu\nnvme_dsm=%llu\nnvme_write_zeroes=%llu\n",
 		   dev->stats.io_cmds[nvme_cmd_read],
 		   dev->stats.io_cmds[nvme_cmd_write],
@@ -113,12 +125,88 @@ static const struct file_operations reset_fops = {
 	.llseek = noop_llseek,
 };
 
+/* "locate": write an LBA, read where the model keeps it. */
+static int locate_show(struct seq_file *m, void *v)
+{
+	struct nvmev_dev *dev = m->private;
+	struct ftl_location loc;
+	u64 lba = dev->locate_lba;
+	int ret;
+
+	mutex_lock(&dev->model_lock);
+	ret = ftl_locate(dev->ftl, lba << dev->lba_shift, &loc);
+	mutex_unlock(&dev->model_lock);
+	if (ret)
+		seq_printf(m, "lba=%llu unmapped\n", lba);
+	else
+		seq_printf(m, "lba=%llu die=%u block=%u offset=%u buffered=%u\n",
+			   lba, loc.die, loc.block, loc.offset, loc.buffered);
+	return 0;
+}
+
+static int locate_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, locate_show, inode->i_private);
+}
+
+static ssize_t locate_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct nvmev_dev *dev = ((struct seq_file *)file->private_data)->private;
+	u64 lba;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, count, 0, &lba);
+	if (ret)
+		return ret;
+	if (lba >= dev->nsze)
+		return -ERANGE;
+	dev->locate_lba = lba;
+	return count;
+}
+
+static const struct file_operations locate_fops = {
+	.owner = THIS_MODULE,
+	.open = locate_open,
+	.read = seq_read,
+	.write = locate_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* "time_scale": change the model's time scale while the device is idle. */
+static int time_scale_get(void *data, u64 *val)
+{
+	struct nvmev_dev *dev = data;
+
+	*val = ftl_get_geometry(dev->ftl)->time_scale;
+	return 0;
+}
+
+static int time_scale_set(void *data, u64 val)
+{
+	struct nvmev_dev *dev = data;
+	int ret;
+
+	mutex_lock(&dev->model_lock);
+	ret = ftl_set_time_scale(dev->ftl, val);
+	if (!ret)
+		dev->cfg.time_scale = val;
+	mutex_unlock(&dev->model_lock);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(time_scale_fops, time_scale_get, time_scale_set,
+			 "%llu\n");
+
 void nvmev_debugfs_init(struct nvmev_dev *dev)
 {
 	dev->debugfs = debugfs_create_dir("nvmev", NULL);
 	debugfs_create_file("geometry", 0444, dev->debugfs, dev, &geometry_fops);
 	debugfs_create_file("stats", 0444, dev->debugfs, dev, &stats_fops);
 	debugfs_create_file("stats_reset", 0200, dev->debugfs, dev, &reset_fops);
+	debugfs_create_file("locate", 0644, dev->debugfs, dev, &locate_fops);
+	debugfs_create_file_unsafe("time_scale", 0644, dev->debugfs, dev,
+				   &time_scale_fops);
 }
 
 void nvmev_debugfs_exit(struct nvmev_dev *dev)

@@ -119,16 +119,57 @@ static u16 ftl_status(int ret)
 	}
 }
 
-/* Run @op through the model at now; returns the completion time. */
-static u16 model(struct nvmev_dev *dev, u8 op, u64 off, u64 len, u64 *due)
+/* Run @c through the model at now; returns the completion time. */
+static u16 model_cmd(struct nvmev_dev *dev, struct ftl_cmd *c, u64 *due)
 {
-	struct ftl_cmd c = { .op = op, .off = off, .len = len };
 	int ret;
 
 	mutex_lock(&dev->model_lock);
-	ret = ftl_submit(dev->ftl, &c, ktime_get_ns(), due);
+	ret = ftl_submit(dev->ftl, c, ktime_get_ns(), due);
 	mutex_unlock(&dev->model_lock);
 	return ftl_status(ret);
+}
+
+static u16 model(struct nvmev_dev *dev, u8 op, u64 off, u64 len, u64 *due)
+{
+	struct ftl_cmd c = { .op = op, .off = off, .len = len };
+
+	return model_cmd(dev, &c, due);
+}
+
+/*
+ * The placement hint of @cmd (hint-proto/SPEC.md), in model terms. Only
+ * when the host enabled the feature: otherwise the bits keep their
+ * standard meaning and are merely counted.
+ */
+static void decode_hint(struct nvmev_dev *dev, struct nvme_command *cmd,
+			struct ftl_cmd *c)
+{
+	u32 cdw12 = le32_to_cpu(cmd->common.cdw12);
+	u64 prev_lba;
+
+	if (!(cdw12 & NVMEV_HINT_MASK))
+		return;
+	if (!dev->hints_enabled) {
+		dev->stats.hint_bits_disabled++;
+		return;
+	}
+	switch (nvmev_hint_decode(le32_to_cpu(cmd->common.cdw2[0]),
+				  le32_to_cpu(cmd->common.cdw2[1]), cdw12,
+				  &prev_lba)) {
+	case NVMEV_HINT_KIND_APPEND:
+		c->hint = FTL_HINT_APPEND;
+		/* beyond the namespace: the model counts it as out of range */
+		c->hint_prev_off = prev_lba < dev->nsze ?
+				   prev_lba << dev->lba_shift : U64_MAX;
+		break;
+	case NVMEV_HINT_KIND_OVERWRITE:
+		c->hint = FTL_HINT_OVERWRITE;
+		break;
+	default:
+		c->hint = FTL_HINT_INVALID;
+		break;
+	}
 }
 
 static bool lba_range_ok(struct nvmev_dev *dev, u64 slba, u64 nlb)
@@ -142,6 +183,7 @@ static u16 rw(struct nvmev_dev *dev, struct nvme_command *cmd, u64 *due)
 	u64 slba = le64_to_cpu(cmd->rw.slba);
 	u64 nlb = (u64)le16_to_cpu(cmd->rw.length) + 1;
 	u64 off = slba << dev->lba_shift, len = nlb << dev->lba_shift;
+	struct ftl_cmd c = { .off = off, .len = len };
 	u16 status;
 
 	if (!lba_range_ok(dev, slba, nlb))
@@ -158,7 +200,9 @@ static u16 rw(struct nvmev_dev *dev, struct nvme_command *cmd, u64 *due)
 		dev->smart_host_reads++;
 		dev->smart_units_read += nlb << (dev->lba_shift - 9);
 	}
-	return model(dev, write ? FTL_OP_WRITE : FTL_OP_READ, off, len, due);
+	c.op = write ? FTL_OP_WRITE : FTL_OP_READ;
+	decode_hint(dev, cmd, &c);
+	return model_cmd(dev, &c, due);
 }
 
 static u16 write_zeroes(struct nvmev_dev *dev, struct nvme_command *cmd,

@@ -18,9 +18,14 @@ kdir=/lib/modules/$kver/build
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-cp -r Kbuild ftl nvmev "$scratch/"
+cp -r Kbuild ftl nvmev hint-proto "$scratch/"
 make -s -C "$kdir" M="$scratch" modules
-scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz"
+# the userspace hint tool, from the project's CMake build
+userspace=${BUILD:-build}/release
+cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
+cmake --build "$userspace" --target nvmev-hint -j "$(nproc)" >/dev/null
+scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
+	"$PWD/$userspace/hint-proto/nvmev-hint"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"

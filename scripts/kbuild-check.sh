@@ -7,6 +7,6 @@ kdir=${KDIR:-$(find /lib/modules -mindepth 2 -maxdepth 2 -name build | sort -V |
 [ -d "$kdir" ] || { echo "kbuild-check: no kernel build tree; install linux-headers-amd64" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-cp -r Kbuild ftl nvmev "$scratch/"
+cp -r Kbuild ftl nvmev hint-proto "$scratch/"
 make -s -C "$kdir" M="$scratch" W=1 modules
 modinfo -F parm "$scratch/nvmev.ko" | grep -c . | xargs echo "kbuild-check: nvmev.ko built, module parameters:"

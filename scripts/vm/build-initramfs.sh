@@ -2,11 +2,13 @@
 # Build a guest initramfs from Debian packages: busybox as the shell, the
 # test tools with their libraries, the stock kernel's nvme/ext4 modules in
 # dependency order, nvmev.ko and the guest tests.
-# Usage: build-initramfs.sh KVER NVMEV_KO OUT.cpio.gz
+# Usage: build-initramfs.sh KVER NVMEV_KO OUT.cpio.gz [EXTRA_BINARY...]
 set -euo pipefail
 kver=$1
 ko=$2
 out=$3
+shift 3
+extra=("$@")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -18,9 +20,10 @@ for app in $("$root/bin/busybox" --list); do
 done
 
 # dynamically linked tools and every library they load
-tools=(fio nvme mke2fs e2fsck filefrag blkdiscard)
+tools=(fio nvme mke2fs e2fsck filefrag blkdiscard "${extra[@]}")
 for t in "${tools[@]}"; do
 	path=$(command -v "$t") || { echo "build-initramfs: $t not installed" >&2; exit 1; }
+	t=$(basename "$t")
 	rm -f "$root/bin/$t" # may be a busybox applet link
 	cp "$path" "$root/bin/$t"
 	ldd "$path" | grep -o '/[^ ]*' | while read -r lib; do
@@ -31,7 +34,10 @@ done
 rm -f "$root/bin/mkfs.ext4"
 ln -s mke2fs "$root/bin/mkfs.ext4"
 # the busybox applets of the same names must not shadow the real tools
-for t in "${tools[@]}" mkfs.ext4; do ln -sf "/bin/$t" "$root/sbin/$t" 2>/dev/null || true; done
+for t in "${tools[@]}" mkfs.ext4; do
+	t=$(basename "$t")
+	ln -sf "/bin/$t" "$root/sbin/$t" 2>/dev/null || true
+done
 cat >"$root/etc/mke2fs.conf" <<'CONF'
 [defaults]
 	base_features = sparse_super,large_file,filetype,resize_inode,dir_index,ext_attr

@@ -1,0 +1,325 @@
+// nvmev-hint: send placement hints to an nvmev device from userspace, on a
+// stock kernel, through the NVMe passthrough ioctl; and replay the
+// fragmented-file patterns of the research on a raw device.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "nvme_device.h"
+
+using nvmev::DeviceError;
+using nvmev::NvmeDevice;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
+
+struct AlignedFree {
+  void operator()(void* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<uint8_t, AlignedFree>;
+
+Buffer aligned_buffer(size_t bytes, uint8_t seed) {
+  void* p = nullptr;
+  if (posix_memalign(&p, 4096, bytes) != 0) throw std::bad_alloc();
+  auto* b = static_cast<uint8_t*>(p);
+  for (size_t i = 0; i < bytes; i++) b[i] = static_cast<uint8_t>(i * 131 + seed);
+  return Buffer(b);
+}
+
+// Per-die counters from /sys/kernel/debug/nvmev/stats (read, collisions, wait).
+struct DieCounters {
+  std::vector<uint64_t> reads, collisions, wait_ns;
+};
+
+DieCounters read_stats(const std::string& path) {
+  DieCounters c;
+  if (path.empty()) return c;
+  std::ifstream f(path);
+  if (!f) throw DeviceError(path + ": cannot read device statistics");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
+    std::istringstream ss(line);
+    uint64_t die, reads, units, coll, wait;
+    if (ss >> die >> reads >> units >> coll >> wait) {
+      c.reads.push_back(reads);
+      c.collisions.push_back(coll);
+      c.wait_ns.push_back(wait);
+    }
+  }
+  return c;
+}
+
+DieCounters diff(const DieCounters& a, const DieCounters& b) {
+  DieCounters d;
+  for (size_t i = 0; i < a.reads.size() && i < b.reads.size(); i++) {
+    d.reads.push_back(b.reads[i] - a.reads[i]);
+    d.collisions.push_back(b.collisions[i] - a.collisions[i]);
+    d.wait_ns.push_back(b.wait_ns[i] - a.wait_ns[i]);
+  }
+  return d;
+}
+
+void write_file_value(const std::string& path, uint64_t v) {
+  std::ofstream f(path);
+  f << v << "\n";
+  f.flush();
+  if (!f) throw DeviceError(path + ": cannot write " + std::to_string(v));
+}
+
+uint64_t read_file_value(const std::string& path) {
+  std::ifstream f(path);
+  uint64_t v = 0;
+  if (!(f >> v)) throw DeviceError(path + ": cannot read");
+  return v;
+}
+
+struct ReplayOptions {
+  std::string pattern = "append", gap = "worst";
+  bool hints = true;
+  uint64_t file_kib = 8 * 1024, chunk_kib = 0, max_gap_kib = 2048, stripe_kib = 0, read_kib = 1024;
+  uint64_t seed = 1, read_time_scale = 0;
+  std::string stats = "/sys/kernel/debug/nvmev/stats";
+  std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
+};
+
+class Writer {
+ public:
+  explicit Writer(NvmeDevice& dev) : dev_(dev), buf_(aligned_buffer(MiB, 7)) {}
+  // Write [off, off+len) in commands of at most 1 MiB; the first command
+  // carries the hint.
+  void write(uint64_t off, uint64_t len, nvmev_hint_kind hint = NVMEV_HINT_NONE,
+             uint64_t prev_lba = 0) {
+    const uint32_t lba = dev_.lba_bytes();
+    for (uint64_t done = 0; done < len; done += MiB) {
+      uint64_t n = std::min<uint64_t>(MiB, len - done);
+      dev_.write((off + done) / lba, static_cast<uint32_t>(n / lba), buf_.get(),
+                 done ? (hint == NVMEV_HINT_KIND_OVERWRITE ? hint : NVMEV_HINT_NONE) : hint,
+                 prev_lba + done / lba);
+    }
+  }
+
+ private:
+  NvmeDevice& dev_;
+  Buffer buf_;
+};
+
+// Sequential O_DIRECT reads of [off, off+len), read_bytes each, QD 1.
+double read_mb_per_s(NvmeDevice& dev, uint64_t off, uint64_t len, uint64_t read_bytes) {
+  Buffer buf = aligned_buffer(read_bytes, 0);
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t done = 0; done < len; done += read_bytes) {
+    size_t n = std::min(read_bytes, len - done);
+    ssize_t r = ::pread(dev.fd(), buf.get(), n, static_cast<off_t>(off + done));
+    if (r != static_cast<ssize_t>(n)) throw DeviceError(dev.path() + ": read failed");
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return static_cast<double>(len) / s / 1e6;
+}
+
+json replay(NvmeDevice& dev, const ReplayOptions& o) {
+  nvmev::HintCapability cap = dev.capability();
+  if (o.hints && !cap.present)
+    throw DeviceError(dev.path() + ": the device does not advertise placement hints");
+  if (cap.present) dev.set_hints(o.hints);
+  const uint64_t lba = dev.lba_bytes(), cap_bytes = dev.lbas() * lba;
+  const uint64_t chunk = (o.chunk_kib ? o.chunk_kib * KiB : cap.granularity);
+  const uint64_t stripe = o.stripe_kib ? o.stripe_kib * KiB : uint64_t{cap.dies} * cap.granularity;
+  const uint64_t file = o.file_kib * KiB;
+  if (!chunk || !stripe)
+    throw std::invalid_argument("no hint capability: give --chunk-kib and --stripe-kib");
+  if (chunk % 4096 || file % chunk || chunk > MiB)
+    throw std::invalid_argument("chunk must be a multiple of 4 KiB up to 1 MiB dividing the file");
+  if (4 * file + o.max_gap_kib * KiB > cap_bytes)
+    throw std::invalid_argument("the device is too small for this file and gap");
+  if (o.read_kib == 0 || (o.read_kib * KiB) % lba)
+    throw std::invalid_argument("read size must be a non-zero multiple of the LBA size");
+
+  // contiguous copy [0, file), target [file, 2 file), other data after
+  Writer w(dev);
+  w.write(0, file);
+  dev.flush();
+  const uint64_t target = file, other_start = 2 * file;
+  uint64_t other = other_start;
+  std::mt19937_64 rng(o.seed);
+  std::uniform_int_distribution<uint64_t> random_chunks(1, std::max<uint64_t>(1, o.max_gap_kib * KiB / chunk));
+  const bool append = o.pattern == "append";
+  if (!append) {
+    w.write(target, file);
+    dev.flush();
+  }
+  for (uint64_t off = 0; off < file; off += chunk) {
+    nvmev_hint_kind hint = NVMEV_HINT_NONE;
+    uint64_t prev = 0;
+    if (o.hints && !append) {
+      hint = NVMEV_HINT_KIND_OVERWRITE;
+    } else if (o.hints && off) {
+      hint = NVMEV_HINT_KIND_APPEND;
+      prev = (target + off - 4096) / lba;  // the file's previous 4 KiB block
+    }
+    w.write(target + off, chunk, hint, prev);
+    dev.flush();
+    uint64_t gap = o.gap == "worst" ? (stripe > chunk ? stripe - chunk : stripe)
+                                    : random_chunks(rng) * chunk;
+    while (gap) {
+      uint64_t n = std::min(gap, cap_bytes - other);
+      w.write(other, n);
+      other = other + n == cap_bytes ? other_start : other + n;
+      gap -= n;
+    }
+    dev.flush();
+  }
+
+  uint64_t old_scale = 0;
+  if (o.read_time_scale) {
+    old_scale = read_file_value(o.time_scale);
+    write_file_value(o.time_scale, o.read_time_scale);
+  }
+  json rows = json::array();
+  double contiguous = 0;
+  for (const char* layout : {"contiguous", "fragmented"}) {
+    uint64_t base = std::string(layout) == "contiguous" ? 0 : target;
+    DieCounters before = read_stats(o.stats);
+    double mbps = read_mb_per_s(dev, base, file, o.read_kib * KiB);
+    DieCounters d = diff(before, read_stats(o.stats));
+    if (base == 0) contiguous = mbps;
+    json row{{"layout", layout}, {"mb_per_s", mbps}, {"relative", mbps / contiguous}};
+    uint64_t coll = 0, wait = 0, used = 0;
+    for (size_t i = 0; i < d.reads.size(); i++) {
+      row["die" + std::to_string(i) + "_reads"] = d.reads[i];
+      coll += d.collisions[i];
+      wait += d.wait_ns[i];
+      used += d.reads[i] > 0;
+    }
+    row["collisions"] = coll;
+    row["collision_wait_us"] = wait / 1000;
+    row["dies_used"] = used;
+    rows.push_back(row);
+  }
+  if (o.read_time_scale) write_file_value(o.time_scale, old_scale);
+  return json{{"pattern", o.pattern}, {"gap", o.gap}, {"hints", o.hints}, {"file_bytes", file},
+              {"chunk_bytes", chunk}, {"stripe_bytes", stripe},
+              {"relative_throughput", rows[1]["relative"]}, {"rows", rows}};
+}
+
+void print(const json& j, bool csv) {
+  if (!csv) {
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  for (auto& [k, v] : j.items())
+    if (k != "rows") std::cout << "# " << k << "=" << v.dump() << "\n";
+  bool first = true;
+  for (auto& [k, v] : j["rows"][0].items()) {
+    (void)v;
+    std::cout << (first ? "" : ",") << k;
+    first = false;
+  }
+  std::cout << "\n";
+  for (const auto& row : j["rows"]) {
+    first = true;
+    for (auto& [k, v] : row.items()) {
+      (void)k;
+      std::cout << (first ? "" : ",") << (v.is_string() ? v.get<std::string>() : v.dump());
+      first = false;
+    }
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"nvmev-hint: placement hints for nvmev devices (hint-proto/SPEC.md)"};
+  app.require_subcommand(1);
+  std::string dev_path, format = "json";
+  app.add_option("--format", format, "output of replay")->check(CLI::IsMember({"json", "csv"}));
+
+  auto* info = app.add_subcommand("info", "show the device's hint capability and state");
+  info->add_option("device", dev_path, "namespace, e.g. /dev/nvme0n1")->required();
+  auto* enable = app.add_subcommand("enable", "enable hint handling (Set Features 0xc0)");
+  enable->add_option("device", dev_path)->required();
+  auto* disable = app.add_subcommand("disable", "disable hint handling");
+  disable->add_option("device", dev_path)->required();
+
+  uint64_t lba = 0, blocks = 0, prev = 0;
+  bool overwrite = false;
+  auto* wr = app.add_subcommand("write", "one write, optionally hinted (data: a fixed pattern)");
+  wr->add_option("device", dev_path)->required();
+  wr->add_option("--lba", lba, "first LBA")->required();
+  wr->add_option("--blocks", blocks, "number of LBAs")->required()->check(CLI::Range(1, 65536));
+  auto* app_opt = wr->add_option("--append", prev, "append hint: LBA of the file's previous block");
+  wr->add_flag("--overwrite", overwrite, "overwrite hint")->excludes(app_opt);
+
+  ReplayOptions ro;
+  std::string hints = "on";
+  auto* rp = app.add_subcommand("replay", "replay a fragmented-file pattern, then time reads");
+  rp->add_option("device", dev_path)->required();
+  rp->add_option("--pattern", ro.pattern)->check(CLI::IsMember({"append", "overwrite"}))->capture_default_str();
+  rp->add_option("--gap", ro.gap, "worst = stripe - chunk, random = chunk .. --max-gap-kib")
+      ->check(CLI::IsMember({"worst", "random"}))->capture_default_str();
+  rp->add_option("--hints", hints)->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  rp->add_option("--file-kib", ro.file_kib)->capture_default_str();
+  rp->add_option("--chunk-kib", ro.chunk_kib, "0 = the device's granularity")->capture_default_str();
+  rp->add_option("--stripe-kib", ro.stripe_kib, "0 = dies x granularity")->capture_default_str();
+  rp->add_option("--max-gap-kib", ro.max_gap_kib, "largest random gap")->capture_default_str();
+  rp->add_option("--read-kib", ro.read_kib)->capture_default_str();
+  rp->add_option("--seed", ro.seed)->capture_default_str();
+  rp->add_option("--stats", ro.stats, "device statistics file ('' = none)")->capture_default_str();
+  rp->add_option("--read-time-scale", ro.read_time_scale,
+                 "set the device's time_scale for the reads (0 = leave)")->capture_default_str();
+  rp->add_option("--time-scale-file", ro.time_scale)->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    NvmeDevice dev(dev_path);
+    if (*info) {
+      nvmev::HintCapability c = dev.capability();
+      json j{{"device", dev_path}, {"supported", c.present}};
+      if (c.present)
+        j.update({{"version", c.version},
+                  {"append", bool(c.caps & NVMEV_HINT_CAP_APPEND)},
+                  {"overwrite", bool(c.caps & NVMEV_HINT_CAP_OVERWRITE)},
+                  {"dies", c.dies},
+                  {"granularity_bytes", c.granularity},
+                  {"enabled", dev.hints_enabled()}});
+      std::cout << j.dump(2) << "\n";
+    } else if (*enable || *disable) {
+      dev.set_hints(static_cast<bool>(*enable));
+    } else if (*wr) {
+      Buffer buf = aligned_buffer(blocks * dev.lba_bytes(), 3);
+      nvmev_hint_kind kind = overwrite ? NVMEV_HINT_KIND_OVERWRITE
+                             : app_opt->count() ? NVMEV_HINT_KIND_APPEND
+                                                : NVMEV_HINT_NONE;
+      dev.write(lba, static_cast<uint32_t>(blocks), buf.get(), kind, prev);
+    } else if (*rp) {
+      ro.hints = hints == "on";
+      print(replay(dev, ro), format == "csv");
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "nvmev-hint: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "nvmev-hint: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
