@@ -5,6 +5,7 @@
 #   make check        install deps, build, run every test tier
 #   make bench        simulation speed (Google Benchmark)
 #   make timing       nvmev.ko's timing in a QEMU guest vs the model
+#   make hints        placement-hint experiments, simulator and guest
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -14,7 +15,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing clean
+.PHONY: all module sim deps check bench experiments timing hints clean
 
 all: module sim
 
@@ -47,6 +48,10 @@ experiments: deps sim
 # nvmev.ko's timing in a guest next to the model (latency, stride knees)
 timing: deps sim
 	scripts/guest-timing.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/guest
+
+# placement hints off/on in nvmev-sim and in a guest (nvmev-hint replay)
+hints: deps sim
+	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
 
 clean:
 	rm -rf $(BUILD)

@@ -19,20 +19,20 @@
 
 #include <linux/types.h>
 
-#define NVMEV_HINT_APPEND	(1U << 24)	/* CDW12 */
-#define NVMEV_HINT_OVERWRITE	(1U << 25)	/* CDW12 */
+#define NVMEV_HINT_APPEND	0x01000000U	/* CDW12 bit 24 */
+#define NVMEV_HINT_OVERWRITE	0x02000000U	/* CDW12 bit 25 */
 #define NVMEV_HINT_MASK		(NVMEV_HINT_APPEND | NVMEV_HINT_OVERWRITE)
 
 /* Set/Get Features, vendor-specific: CDW11 bit 0 enables hint handling. */
 #define NVMEV_HINT_FID		0xc0
-#define NVMEV_HINT_FEAT_ENABLE	(1U << 0)
+#define NVMEV_HINT_FEAT_ENABLE	0x1U
 
 /* Capability record in the vendor-specific area of Identify Controller. */
 #define NVMEV_HINT_ID_OFFSET	3072		/* nvme_id_ctrl.vs[0] */
 #define NVMEV_HINT_SIGNATURE	"NVMEVHNT"
 #define NVMEV_HINT_VERSION	1
-#define NVMEV_HINT_CAP_APPEND	(1U << 0)
-#define NVMEV_HINT_CAP_OVERWRITE (1U << 1)
+#define NVMEV_HINT_CAP_APPEND	0x1U
+#define NVMEV_HINT_CAP_OVERWRITE 0x2U
 
 struct nvmev_hint_id {
 	char signature[8];		/* NVMEV_HINT_SIGNATURE, no NUL */

@@ -122,9 +122,8 @@ struct nvmev_dev {
 	struct nvmev_done *done;
 	u32 nr_done;
 
-	/* the model; model_lock also guards it against debugfs readers */
 	struct ftl *ftl;
-	struct mutex model_lock;
+	struct mutex model_lock;	/* the model: worker vs debugfs readers */
 	struct nvmev_stats stats;
 	u64 smart_units_read;		/* 1000 x 512 B units, for SMART */
 	u64 smart_units_written;
@@ -160,8 +159,8 @@ void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd);
 /* nvmev_io.c */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		      struct nvme_command *cmd);
-u16 nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd,
-		    void *buf, u64 len, bool to_host);
+u16 nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd, void *buf,
+		   u64 len, bool to_host);
 
 /* nvmev_debugfs.c */
 void nvmev_debugfs_init(struct nvmev_dev *dev);

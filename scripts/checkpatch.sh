@@ -24,7 +24,7 @@ checkpatch() {
 xmacro_files=(ftl/ftl_config.h nvmev/nvmev_main.c)
 xmacro_rules=COMPLEX_MACRO,TRAILING_SEMICOLON,MACRO_ARG_REUSE
 files=()
-for f in ftl/*.c ftl/*.h nvmev/*.c; do
+for f in ftl/*.c ftl/*.h nvmev/*.c nvmev/*.h hint-proto/*.h; do
 	case " ${xmacro_files[*]} " in
 	*" $f "*) ;;
 	*) files+=("$f") ;;
