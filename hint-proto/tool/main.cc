@@ -11,17 +11,17 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "nvme_device.h"
+#include "report.h"
 
 using nvmev::DeviceError;
+using nvmev::json;
 using nvmev::NvmeDevice;
-using json = nlohmann::ordered_json;
 
 namespace {
 
@@ -211,34 +211,11 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
     rows.push_back(row);
   }
   if (o.read_time_scale) write_file_value(o.time_scale, old_scale);
-  return json{{"pattern", o.pattern}, {"gap", o.gap}, {"hints", o.hints}, {"file_bytes", file},
-              {"chunk_bytes", chunk}, {"stripe_bytes", stripe},
-              {"relative_throughput", rows[1]["relative"]}, {"rows", rows}};
-}
-
-void print(const json& j, bool csv) {
-  if (!csv) {
-    std::cout << j.dump(2) << "\n";
-    return;
-  }
-  for (auto& [k, v] : j.items())
-    if (k != "rows") std::cout << "# " << k << "=" << v.dump() << "\n";
-  bool first = true;
-  for (auto& [k, v] : j["rows"][0].items()) {
-    (void)v;
-    std::cout << (first ? "" : ",") << k;
-    first = false;
-  }
-  std::cout << "\n";
-  for (const auto& row : j["rows"]) {
-    first = true;
-    for (auto& [k, v] : row.items()) {
-      (void)k;
-      std::cout << (first ? "" : ",") << (v.is_string() ? v.get<std::string>() : v.dump());
-      first = false;
-    }
-    std::cout << "\n";
-  }
+  json summary{{"pattern", o.pattern},     {"gap", o.gap},
+                {"hints", o.hints},         {"file_bytes", file},
+                {"chunk_bytes", chunk},     {"stripe_bytes", stripe},
+                {"relative_throughput", rows[1]["relative"]}};
+  return json{{"workload", "replay"}, {"summary", summary}, {"rows", rows}};
 }
 
 }  // namespace
@@ -312,7 +289,7 @@ int main(int argc, char** argv) {
       dev.write(lba, static_cast<uint32_t>(blocks), buf.get(), kind, prev);
     } else if (*rp) {
       ro.hints = hints == "on";
-      print(replay(dev, ro), format == "csv");
+      nvmev::print_report(std::cout, replay(dev, ro), format == "csv");
     }
   } catch (const std::invalid_argument& e) {
     std::cerr << "nvmev-hint: " << e.what() << "\n";
