@@ -5,7 +5,7 @@
 #   - in nvmev-sim (random gaps of 32 KiB .. 32 MiB, as in the paper)
 #   - in a QEMU guest on the raw device with nvmev-hint (random gaps of
 #     32 KiB .. 2 MiB to fit the guest's 511 MiB drive; reads at
-#     time_scale 500)
+#     time_scale 1000)
 # Writes OUTDIR/sim.csv and OUTDIR/guest.csv and prints a table.
 # Usage: hint-experiments.sh NVMEV_SIM [OUTDIR]
 set -euo pipefail

@@ -97,16 +97,20 @@ struct ReplayOptions {
   std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
 };
 
+// Largest passthrough write: a user buffer is mapped page by page, and the
+// nvme driver takes at most 127 segments per command.
+constexpr uint64_t kMaxWrite = 256 * KiB;
+
 class Writer {
  public:
-  explicit Writer(NvmeDevice& dev) : dev_(dev), buf_(aligned_buffer(MiB, 7)) {}
-  // Write [off, off+len) in commands of at most 1 MiB; the first command
-  // carries the hint.
+  explicit Writer(NvmeDevice& dev) : dev_(dev), buf_(aligned_buffer(kMaxWrite, 7)) {}
+  // Write [off, off+len) in commands of at most kMaxWrite; the first
+  // command carries the hint (an overwrite hint goes on every command).
   void write(uint64_t off, uint64_t len, nvmev_hint_kind hint = NVMEV_HINT_NONE,
              uint64_t prev_lba = 0) {
     const uint32_t lba = dev_.lba_bytes();
-    for (uint64_t done = 0; done < len; done += MiB) {
-      uint64_t n = std::min<uint64_t>(MiB, len - done);
+    for (uint64_t done = 0; done < len; done += kMaxWrite) {
+      uint64_t n = std::min<uint64_t>(kMaxWrite, len - done);
       dev_.write((off + done) / lba, static_cast<uint32_t>(n / lba), buf_.get(),
                  done ? (hint == NVMEV_HINT_KIND_OVERWRITE ? hint : NVMEV_HINT_NONE) : hint,
                  prev_lba + done / lba);
@@ -142,8 +146,8 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
   const uint64_t file = o.file_kib * KiB;
   if (!chunk || !stripe)
     throw std::invalid_argument("no hint capability: give --chunk-kib and --stripe-kib");
-  if (chunk % 4096 || file % chunk || chunk > MiB)
-    throw std::invalid_argument("chunk must be a multiple of 4 KiB up to 1 MiB dividing the file");
+  if (chunk % 4096 || file % chunk || chunk > kMaxWrite)
+    throw std::invalid_argument("chunk must be a multiple of 4 KiB up to 256 KiB dividing the file");
   if (4 * file + o.max_gap_kib * KiB > cap_bytes)
     throw std::invalid_argument("the device is too small for this file and gap");
   if (o.read_kib == 0 || (o.read_kib * KiB) % lba)
