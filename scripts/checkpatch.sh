@@ -32,6 +32,8 @@ for f in ftl/*.c ftl/*.h nvmev/*.c nvmev/*.h hint-proto/*.h; do
 done
 status=0
 checkpatch -f "${files[@]}" || status=1
+# the Linux 6.1 series, as patches
+checkpatch host-patches/linux-6.1/*.patch || status=1
 checkpatch --ignore "$xmacro_rules" -f "${xmacro_files[@]}" || status=1
-[ "$status" -eq 0 ] && echo "checkpatch: $((${#files[@]} + ${#xmacro_files[@]})) files clean"
+[ "$status" -eq 0 ] && echo "checkpatch: $((${#files[@]} + ${#xmacro_files[@]})) files and $(ls host-patches/linux-6.1/*.patch | wc -l) patches clean"
 exit "$status"

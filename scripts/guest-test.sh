@@ -3,18 +3,27 @@
 # build an initramfs, boot Debian's linux-image-amd64 under QEMU (TCG) with
 # a memmap= reservation, run the guest tests and fail unless all pass.
 # Usage: guest-test.sh [TESTS]   (comma-separated test names, default all)
+# With KERNEL_TREE=DIR (a build tree from scripts/kernel/build-kernel.sh)
+# the guest boots that kernel instead, and nvmev.ko is built against it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
-build=${BUILD:-build}/guest
+build=${BUILD:-build}/guest${KERNEL_TREE:+-patched}
 timeout_s=${GUEST_TIMEOUT:-900}
 mkdir -p "$build"
 
-kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-amd64' | sort -V | tail -1)
-[ -n "$kernel" ] || { echo "guest-test: install linux-image-amd64" >&2; exit 1; }
-kver=${kernel#/boot/vmlinuz-}
-kdir=/lib/modules/$kver/build
-[ -d "$kdir" ] || { echo "guest-test: no headers for $kver (linux-headers-amd64)" >&2; exit 1; }
+if [ -n "${KERNEL_TREE:-}" ]; then
+	kernel=$KERNEL_TREE/arch/x86/boot/bzImage
+	kver=$(cat "$KERNEL_TREE/include/config/kernel.release")
+	kdir=$KERNEL_TREE
+	[ -f "$kernel" ] || { echo "guest-test: no bzImage in $KERNEL_TREE" >&2; exit 1; }
+else
+	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-amd64' | sort -V | tail -1)
+	[ -n "$kernel" ] || { echo "guest-test: install linux-image-amd64" >&2; exit 1; }
+	kver=${kernel#/boot/vmlinuz-}
+	kdir=/lib/modules/$kver/build
+	[ -d "$kdir" ] || { echo "guest-test: no headers for $kver (linux-headers-amd64)" >&2; exit 1; }
+fi
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -32,7 +41,7 @@ echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
 status=0
 timeout "$timeout_s" qemu-system-x86_64 -m 2G -smp 3 -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvmev_tests=$tests" \
+	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests" \
 	</dev/null >"$log" 2>&1 || status=$?
 tr -d '\r' <"$log" | grep -v '^\s*$' || true
 [ "$status" -eq 124 ] && echo "guest-test: QEMU timed out after ${timeout_s}s"

@@ -4,6 +4,7 @@
 #   release  the optimised build (-O2 warnings differ) and the experiments
 #   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
 #   guest    nvmev.ko in a QEMU guest running Debian's kernel
+#   patched  the kernel built with host-patches/ (ext4 hints) in a guest
 #   style    checkpatch.pl on kernel C, shellcheck on scripts
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -56,8 +57,15 @@ release() {
 if tier release release; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier guest scripts/guest-test.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+patched() {
+	local tree
+	tree=$(scripts/kernel/build-kernel.sh | tail -1) &&
+		KERNEL_TREE=$tree scripts/guest-test.sh patched
+}
+
+if tier patched patched; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier checkpatch scripts/checkpatch.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh tests/unit/*.sh tests/guest/*.sh .ci/run; then
+if tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh tests/unit/*.sh tests/guest/*.sh .ci/run; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))

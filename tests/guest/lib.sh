@@ -44,6 +44,7 @@ value() { sed -n "s/^$1=//p" "$2"; }
 run_tests() {
 	list=$1
 	[ "$list" = all ] && list=$ALL_TESTS
+	[ "$list" = patched ] && list=$PATCHED_TESTS
 	for t in $(echo "$list" | tr ',' ' '); do
 		CURRENT=$t
 		FIRST_FAIL=

@@ -2,6 +2,8 @@
 # The guest tests of nvmev.ko (busybox sh). Each test_<name> loads and
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
+# the tier of the kernel built with host-patches/ (hints from ext4)
+PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -437,3 +439,169 @@ test_hints_experiment() {
 	done
 	check "rmmod" unload_nvmev
 }
+
+# ---- tests of the patched kernel (host-patches/linux-6.1) ----
+
+# first_lba FILE CHUNK_BYTES K [START_SECTOR]: device LBA (512 B) of the
+# first block of chunk K of FILE, from filefrag -e (4 KiB blocks)
+chunk_lba() {
+	awk -v blk=$(( $2 * $3 / 4096 )) -v start="${4:-0}" -F'[:. ]+' '
+		/^ *[0-9]+:/ { lo = $3; hi = $4; p = $5
+			if (blk >= lo && blk <= hi) { printf "%d\n", (p + blk - lo) * 8 + start; exit } }' \
+		/tmp/frag.out
+}
+
+# chunks_continue FILE CHUNK_BYTES N [START_SECTOR [FIRST]]: chunks FIRST
+# (default 1) to N-1 each start on the die after the one holding the
+# previous chunk's last block
+chunks_continue() {
+	filefrag -e "$1" >/tmp/frag.out || return 1
+	k=${5:-1}
+	while [ "$k" -lt "$3" ]; do
+		# the previous chunk's last 4 KiB block (chunks are contiguous inside)
+		prev_last=$(( $(chunk_lba "$1" "$2" $((k - 1)) "${4:-0}") + ($2 / 4096 - 1) * 8 ))
+		d0=$(die_of "$prev_last")
+		d1=$(die_of "$(chunk_lba "$1" "$2" "$k" "${4:-0}")")
+		[ "$d1" = $(( (d0 + 1) % 8 )) ] || { echo "chunk $k: die $d1 after $d0"; return 1; }
+		k=$((k + 1))
+	done
+}
+
+# worst_append FILE N [DIRECT]: N x { append 32 KiB to FILE; 224 KiB to a
+# new dummy file }, each synced: without hints every chunk lands on one die
+worst_append() {
+	i=0
+	while [ $i -lt "$2" ]; do
+		if [ "${3:-}" = direct ]; then
+			dd if=/dev/urandom of="$1" bs=32k count=1 seek=$i conv=notrunc oflag=direct 2>/dev/null
+		else
+			dd if=/dev/urandom of="$1" bs=32k count=1 seek=$i conv=notrunc,fsync 2>/dev/null
+		fi || return 1
+		dd if=/dev/urandom of="$(dirname "$1")/dummy$i" bs=32k count=7 conv=fsync 2>/dev/null || return 1
+		i=$((i + 1))
+	done
+}
+
+# mkfs_mount [mount options]: the paper's ext4 set-up on the namespace
+mkfs_mount() {
+	mkfs.ext4 -q -F -m 0 -b 4096 /dev/nvme0n1 && mount -t ext4 ${1:+-o "$1"} /dev/nvme0n1 /mnt
+}
+
+test_ext4_hints_kernel() {
+	check "insmod" load_nvmev || return 1
+	nvmev-hint info /dev/nvme0n1 >/tmp/info.out
+	check "the kernel enabled hints" json_true enabled
+	check "kernel says so" sh -c 'dmesg | grep -q "placement hints enabled"'
+	check "mkfs+mount" mkfs_mount
+	check "ext4 switch on" [ "$(cat /sys/fs/ext4/nvme0n1/placement_hints)" = 1 ]
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+test_ext4_append() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs+mount nodelalloc" mkfs_mount nodelalloc
+	echo 1 >"$DBG/stats_reset"
+	check "worst-case appends" worst_append /mnt/f 16
+	grep -E '^hint_(append|honoured|ignored_unmapped)=' "$DBG/stats"
+	check "appends hinted" [ "$(value hint_append "$DBG/stats")" -ge 15 ]
+	check "chunks continue die by die" chunks_continue /mnt/f 32768 16
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+test_ext4_append_delalloc() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs+mount delalloc" mkfs_mount
+	check "worst-case appends" worst_append /mnt/f 16
+	check "chunks continue die by die" chunks_continue /mnt/f 32768 16
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+test_ext4_dio() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs+mount" mkfs_mount nodelalloc
+	check "direct appends" worst_append /mnt/f 16 direct
+	check "chunks continue die by die" chunks_continue /mnt/f 32768 16
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+test_ext4_overwrite() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs+mount" mkfs_mount nodelalloc
+	check "file" dd if=/dev/urandom of=/mnt/f bs=32k count=8 conv=fsync
+	filefrag -e /mnt/f >/tmp/frag.out
+	before=""
+	for k in 0 1 2 3 4 5 6 7; do before="$before$(die_of "$(chunk_lba /mnt/f 32768 $k)")"; done
+	echo 1 >"$DBG/stats_reset"
+	for k in 3 5 3 1; do
+		check "overwrite $k" dd if=/dev/urandom of=/mnt/f bs=32k count=1 seek=$k conv=notrunc,fsync
+		check "other data" dd if=/dev/urandom of=/mnt/d$k bs=32k count=7 conv=fsync
+	done
+	filefrag -e /mnt/f >/tmp/frag.out
+	after=""
+	for k in 0 1 2 3 4 5 6 7; do after="$after$(die_of "$(chunk_lba /mnt/f 32768 $k)")"; done
+	echo "chunk dies before $before, after overwrites $after"
+	check "overwrites hinted" [ "$(value hint_overwrite "$DBG/stats")" -ge 4 ]
+	check "dies unchanged" [ "$before" = "$after" ]
+	check "reads carry no hints" sh -c "cat /mnt/f >/dev/null; echo 3 >/proc/sys/vm/drop_caches; cat /mnt/f >/dev/null; [ \$(sed -n 's/^hint_ignored_opcode=//p' $DBG/stats) = 0 ]"
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+# Writes split by the block layer (max_sectors_kb lowered to 128 KiB): a
+# 1 MiB direct append becomes 8 requests, and each piece must continue
+# where the previous one ended.
+test_ext4_split() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs+mount" mkfs_mount nodelalloc
+	check "128 KiB requests" sh -c 'echo 128 >/sys/block/nvme0n1/queue/max_sectors_kb'
+	check "first MiB" dd if=/dev/urandom of=/mnt/f bs=1M count=1 oflag=direct
+	check "other data" dd if=/dev/urandom of=/mnt/d bs=32k count=3 conv=fsync
+	echo 1 >"$DBG/stats_reset"
+	check "1 MiB append" dd if=/dev/urandom of=/mnt/f bs=1M count=1 seek=1 oflag=direct conv=notrunc
+	grep -E '^(hint_append|hint_honoured|nvme_write)=' "$DBG/stats" | tr '\n' ' '
+	echo
+	check "split into 8" [ "$(value nvme_write "$DBG/stats")" = 8 ]
+	check "8 hinted pieces" [ "$(value hint_honoured "$DBG/stats")" = 8 ]
+	check "granules continue" chunks_continue /mnt/f 32768 64 0 32
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+# A partition 1 MiB into the device: hint LBAs are shifted like data LBAs.
+test_ext4_partition() {
+	check "insmod" load_nvmev || return 1
+	check "partition" sh -c 'echo "2048,,L" | sfdisk -q /dev/nvme0n1'
+	i=0
+	while [ ! -b /dev/nvme0n1p1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	check "mkfs" mkfs.ext4 -q -F -m 0 -b 4096 /dev/nvme0n1p1
+	check "mount" mount -t ext4 -o nodelalloc /dev/nvme0n1p1 /mnt
+	echo 1 >"$DBG/stats_reset"
+	check "worst-case appends" worst_append /mnt/f 12
+	check "no hint points outside" [ "$(value hint_ignored_unmapped "$DBG/stats")" = 0 ]
+	check "chunks continue (offset 2048)" chunks_continue /mnt/f 32768 12 2048
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+
+test_ext4_hints_off() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs+mount" mkfs_mount nodelalloc
+	echo 0 >/sys/fs/ext4/nvme0n1/placement_hints
+	echo 1 >"$DBG/stats_reset"
+	check "appends" worst_append /mnt/f 8
+	check "ext4 switch: no hints" [ "$(value hint_append "$DBG/stats")" = 0 ]
+	echo 1 >/sys/fs/ext4/nvme0n1/placement_hints
+	echo N >/sys/module/nvme_core/parameters/placement_hints
+	check "more appends" worst_append /mnt/g 8
+	check "nvme switch: no hints" [ "$(value hint_append "$DBG/stats")" = 0 ]
+	echo Y >/sys/module/nvme_core/parameters/placement_hints
+	check "and back on" worst_append /mnt/h 8
+	check "hints again" [ "$(value hint_append "$DBG/stats")" -ge 7 ]
+	check "umount" umount /mnt
+	check "rmmod" unload_nvmev
+}
+

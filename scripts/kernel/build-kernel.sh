@@ -1,0 +1,63 @@
+#!/bin/bash
+# Build the patched guest kernel: Debian's linux-source-6.1 + the series in
+# host-patches/linux-6.1/ + hint-proto/nvmev_hint.h, configured from
+# tinyconfig + host-patches/linux-6.1/guest.config, with ccache, in a
+# reusable cache directory (only what changed is rebuilt).
+# Prints the build tree (usable as KDIR) on the last line.
+# Usage: build-kernel.sh [CACHE_DIR]   (default: build/kernel)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cache=$(mkdir -p "${1:-$here/build/kernel}" && cd "${1:-$here/build/kernel}" && pwd)
+series_dir=$here/host-patches/linux-6.1
+src=$cache/src
+out=$cache/out
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+git_id=(-c user.email=build@nvmev.local -c user.name=nvmev-build)
+
+tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' | sort -V | tail -1)
+[ -n "$tarball" ] || { echo "build-kernel: install linux-source-6.1" >&2; exit 1; }
+command -v ccache >/dev/null || { echo "build-kernel: install ccache" >&2; exit 1; }
+
+# 1. pristine source, once, as a git tree so the series applies with git am
+if [ ! -d "$src/.git" ]; then
+	rm -rf "$src" && mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=1
+	# Debian's tarball ignores everything through .gitignore: add with -f
+	git -C "$src" init -q
+	git -C "$src" add -f .
+	git -C "$src" "${git_id[@]}" commit -qm "$(basename "$tarball")"
+	git -C "$src" tag base
+fi
+
+# 2. the series, re-applied only when it changed
+stamp=$(cat "$series_dir/series" "$series_dir"/*.patch | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$src/.nvmev-series" 2>/dev/null)" != "$stamp" ]; then
+	git -C "$src" am --abort 2>/dev/null || true
+	git -C "$src" checkout -q -f base
+	while read -r p; do
+		case "$p" in "" | \#*) continue ;; esac
+		git -C "$src" "${git_id[@]}" am -q --keep-cr "$series_dir/$p"
+	done <"$series_dir/series"
+	echo "$stamp" >"$src/.nvmev-series"
+fi
+# the protocol's one header, copied in (not part of the series)
+cmp -s "$here/hint-proto/nvmev_hint.h" "$src/include/linux/nvmev_hint.h" ||
+	cp "$here/hint-proto/nvmev_hint.h" "$src/include/linux/nvmev_hint.h"
+
+# 3. configuration, regenerated when the fragment changed
+mkdir -p "$out"
+cfg_stamp=$(sha1sum "$series_dir/guest.config" | cut -d' ' -f1)
+if [ "$(cat "$out/.nvmev-config" 2>/dev/null)" != "$cfg_stamp" ]; then
+	make -s -C "$src" O="$out" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"$series_dir/guest.config" >/dev/null
+	make -s -C "$src" O="$out" olddefconfig >/dev/null
+	echo "$cfg_stamp" >"$out/.nvmev-config"
+fi
+
+# 4. build: the kernel, and what external modules need
+start=$(date +%s)
+make -s -C "$src" O="$out" -j "$(nproc)" CC="ccache gcc" bzImage modules >"$cache/build.log" 2>&1 ||
+	{ tail -40 "$cache/build.log"; exit 1; }
+echo "build-kernel: $(make -s -C "$src" O="$out" kernelrelease) built in $(($(date +%s) - start)) s" >&2
+echo "$out"
