@@ -32,9 +32,9 @@ make -s -C "$kdir" M="$scratch" modules
 # the userspace hint tool, from the project's CMake build
 userspace=${BUILD:-build}/release
 cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
-cmake --build "$userspace" --target nvmev-hint -j "$(nproc)" >/dev/null
+cmake --build "$userspace" --target nvmev-hint nvmev-fsfrag -j "$(nproc)" >/dev/null
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
-	"$PWD/$userspace/hint-proto/nvmev-hint"
+	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"

@@ -93,6 +93,7 @@ struct ReplayOptions {
   bool hints = true;
   uint64_t file_kib = 8 * 1024, chunk_kib = 0, max_gap_kib = 2048, stripe_kib = 0, read_kib = 1024;
   uint64_t seed = 1, read_time_scale = 0;
+  bool trim = true;
   std::string stats = "/sys/kernel/debug/nvmev/stats";
   std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
 };
@@ -153,6 +154,9 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
   if (o.read_kib == 0 || (o.read_kib * KiB) % lba)
     throw std::invalid_argument("read size must be a non-zero multiple of the LBA size");
 
+  // like the paper: start from a fully trimmed drive, so no garbage
+  // collection left over from earlier runs competes with the reads
+  if (o.trim) dev.discard_all();
   // contiguous copy [0, file), target [file, 2 file), other data after
   Writer w(dev);
   w.write(0, file);
@@ -264,6 +268,8 @@ int main(int argc, char** argv) {
   rp->add_option("--read-time-scale", ro.read_time_scale,
                  "set the device's time_scale for the reads (0 = leave)")->capture_default_str();
   rp->add_option("--time-scale-file", ro.time_scale)->capture_default_str();
+  bool no_trim = false;
+  rp->add_flag("--no-trim", no_trim, "do not deallocate the drive first");
 
   try {
     app.parse(argc, argv);
@@ -293,6 +299,7 @@ int main(int argc, char** argv) {
       dev.write(lba, static_cast<uint32_t>(blocks), buf.get(), kind, prev);
     } else if (*rp) {
       ro.hints = hints == "on";
+      ro.trim = !no_trim;
       nvmev::print_report(std::cout, replay(dev, ro), format == "csv");
     }
   } catch (const std::invalid_argument& e) {

@@ -1,6 +1,7 @@
 #include "nvme_device.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/nvme_ioctl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -118,6 +119,11 @@ void NvmeDevice::write(uint64_t slba, uint32_t nblocks, const void* buf, nvmev_h
   if (ret > 0)
     throw DeviceError(path_ + ": write at LBA " + std::to_string(slba) + " failed, NVMe status " +
                       std::to_string(ret));
+}
+
+void NvmeDevice::discard_all() {
+  uint64_t range[2] = {0, lbas_ * lba_bytes_};
+  if (::ioctl(fd_, BLKDISCARD, range) != 0) throw DeviceError(errno_text(path_ + ": discard"));
 }
 
 void NvmeDevice::flush() {

@@ -46,6 +46,8 @@ class NvmeDevice {
   void write(uint64_t slba, uint32_t nblocks, const void* buf, nvmev_hint_kind hint = NVMEV_HINT_NONE,
              uint64_t prev_lba = 0);
   void flush();
+  // Deallocate the whole namespace (BLKDISCARD): a fresh drive, no GC debt.
+  void discard_all();
 
  private:
   // Returns the NVMe status (0 = success); throws on ioctl failure.

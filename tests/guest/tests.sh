@@ -3,7 +3,7 @@
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
-PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off"
+PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_experiment"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -605,3 +605,45 @@ test_ext4_hints_off() {
 	check "rmmod" unload_nvmev
 }
 
+
+# The paper's ext4 set-up: 4 KiB blocks, no reserved blocks, the journal
+# on a separate device (a RAM disk), nodelalloc, and mb_stream_req so high
+# that every file uses the shared preallocation (interleaved files end up
+# physically interleaved).
+ext4_paper_fs() {
+	mke2fs -q -F -O journal_dev -b 4096 /dev/ram0 &&
+		mkfs.ext4 -q -F -m 0 -b 4096 -J device=/dev/ram0 /dev/nvme0n1 &&
+		mount -t ext4 -o nodelalloc /dev/nvme0n1 /mnt &&
+		echo 1000000 >/sys/fs/ext4/nvme0n1/mb_stream_req
+}
+
+# Worst-case and random-interference append and overwrite of an 8 MiB file
+# through ext4, hints off and on, read at time_scale 1000: fraction of the
+# throughput of the same file written contiguously.
+test_ext4_experiment() {
+	check "insmod" load_nvmev || return 1
+	for kind in append overwrite; do
+		for gap in worst random; do
+			for h in off on; do
+				check "fs" ext4_paper_fs || return 1
+				[ $h = on ] && v=1 || v=0
+				echo "$v" >/sys/fs/ext4/nvme0n1/placement_hints
+				nvmev-fsfrag /mnt --kind $kind --gap $gap --read-time-scale 1000 \
+					--format csv >/tmp/fsfrag.csv ||
+					{ check "fsfrag $kind $gap $h" false; umount /mnt; continue; }
+				rel=$(sed -n 's/^# relative_throughput=//p' /tmp/fsfrag.csv)
+				dof=$(sed -n 's/^# dof=//p' /tmp/fsfrag.csv)
+				frag=$(grep '^fragmented,' /tmp/fsfrag.csv)
+				echo "ext4_experiment: kind=$kind gap=$gap hints=$h relative=$rel dof=$dof $frag"
+				r=$(awk -v r="$rel" 'BEGIN { printf "%d", r * 1000 }')
+				case "$gap/$h" in
+				worst/off) check "$kind worst off <= 20 %" [ "$r" -le 200 ] ;;
+				worst/on) check "$kind worst on >= 97 %" [ "$r" -ge 970 ] ;;
+				random/on) check "$kind random on >= 95 %" [ "$r" -ge 950 ] ;;
+				esac
+				umount /mnt
+			done
+		done
+	done
+	check "rmmod" unload_nvmev
+}
