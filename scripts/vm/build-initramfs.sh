@@ -38,18 +38,7 @@ for t in "${tools[@]}" mkfs.ext4; do
 	t=$(basename "$t")
 	ln -sf "/bin/$t" "$root/sbin/$t" 2>/dev/null || true
 done
-cat >"$root/etc/mke2fs.conf" <<'CONF'
-[defaults]
-	base_features = sparse_super,large_file,filetype,resize_inode,dir_index,ext_attr
-	default_mntopts = acl,user_xattr
-	blocksize = 4096
-	inode_size = 256
-	inode_ratio = 16384
-[fs_types]
-	ext4 = {
-		features = has_journal,extent,huge_file,flex_bg,metadata_csum,64bit,dir_nlink,extra_isize
-	}
-CONF
+cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
 
 # stock modules, dependencies first
 declare -A seen=()
