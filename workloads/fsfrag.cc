@@ -16,15 +16,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "device_files.h"
 #include "report.h"
 
 using nvmev::json;
@@ -94,40 +93,12 @@ double read_mb_per_s(const std::string& path, uint64_t len, uint64_t read_bytes)
   return static_cast<double>(len) / s / 1e6;
 }
 
-// per-die host reads and collisions from nvmev's debugfs statistics
-std::vector<std::pair<uint64_t, uint64_t>> die_reads(const std::string& stats) {
-  std::vector<std::pair<uint64_t, uint64_t>> v;
-  std::ifstream in(stats);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
-    std::istringstream ss(line);
-    uint64_t die, reads, units, coll;
-    if (ss >> die >> reads >> units >> coll) v.emplace_back(reads, coll);
-  }
-  return v;
-}
-
 struct Options {
   std::string dir, kind = "append", gap = "worst", stats = "/sys/kernel/debug/nvmev/stats";
   std::string time_scale_file = "/sys/kernel/debug/nvmev/time_scale";
   uint64_t file_kib = 8192, chunk_kib = 32, stripe_kib = 256, max_gap_kib = 2048, read_kib = 1024;
   uint64_t seed = 1, read_time_scale = 0;
 };
-
-void write_value(const std::string& path, uint64_t v) {
-  std::ofstream f(path);
-  f << v << "\n";
-  f.flush();
-  if (!f) throw std::runtime_error(path + ": cannot write " + std::to_string(v));
-}
-
-uint64_t read_value(const std::string& path) {
-  std::ifstream f(path);
-  uint64_t v = 0;
-  if (!(f >> v)) throw std::runtime_error(path + ": cannot read");
-  return v;
-}
 
 json run(const Options& o) {
   const uint64_t file = o.file_kib * KiB, chunk = o.chunk_kib * KiB;
@@ -148,32 +119,31 @@ json run(const Options& o) {
   ::sync();
   uint64_t old_scale = 0;
   if (o.read_time_scale) {  // write fast, read with the modelled delays dominating
-    old_scale = read_value(o.time_scale_file);
-    write_value(o.time_scale_file, o.read_time_scale);
+    old_scale = nvmev::read_number(o.time_scale_file);
+    nvmev::write_number(o.time_scale_file, o.read_time_scale);
   }
   json rows = json::array();
   double base = 0;
   for (const auto& path : {contig, target}) {
-    auto before = die_reads(o.stats);
+    auto before = nvmev::read_die_counters(o.stats);
     double mbps = read_mb_per_s(path, file, o.read_kib * KiB);
-    auto after = die_reads(o.stats);
+    auto d = nvmev::read_die_counters(o.stats) - before;
     if (path == contig) base = mbps;
     json row{{"file", path == contig ? "contiguous" : "fragmented"},
              {"mb_per_s", mbps},
              {"relative", mbps / base},
              {"extents", extents(path)}};
     uint64_t coll = 0, used = 0;
-    for (size_t d = 0; d < after.size() && d < before.size(); d++) {
-      uint64_t r = after[d].first - before[d].first;
-      row["die" + std::to_string(d) + "_reads"] = r;
-      coll += after[d].second - before[d].second;
-      used += r > 0;
+    for (size_t i = 0; i < d.reads.size(); i++) {
+      row["die" + std::to_string(i) + "_reads"] = d.reads[i];
+      coll += d.collisions[i];
+      used += d.reads[i] > 0;
     }
     row["collisions"] = coll;
     row["dies_used"] = used;
     rows.push_back(row);
   }
-  if (o.read_time_scale) write_value(o.time_scale_file, old_scale);
+  if (o.read_time_scale) nvmev::write_number(o.time_scale_file, old_scale);
   json summary{{"kind", o.kind},
                {"gap", o.gap},
                {"file_bytes", file},

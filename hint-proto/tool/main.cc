@@ -8,18 +8,18 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <thread>
 #include <vector>
 
+#include "device_files.h"
 #include "nvme_device.h"
 #include "report.h"
 
 using nvmev::DeviceError;
+using nvmev::DieCounters;
 using nvmev::json;
 using nvmev::NvmeDevice;
 
@@ -38,54 +38,6 @@ Buffer aligned_buffer(size_t bytes, uint8_t seed) {
   auto* b = static_cast<uint8_t*>(p);
   for (size_t i = 0; i < bytes; i++) b[i] = static_cast<uint8_t>(i * 131 + seed);
   return Buffer(b);
-}
-
-// Per-die counters from /sys/kernel/debug/nvmev/stats (read, collisions, wait).
-struct DieCounters {
-  std::vector<uint64_t> reads, collisions, wait_ns;
-};
-
-DieCounters read_stats(const std::string& path) {
-  DieCounters c;
-  if (path.empty()) return c;
-  std::ifstream f(path);
-  if (!f) throw DeviceError(path + ": cannot read device statistics");
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
-    std::istringstream ss(line);
-    uint64_t die, reads, units, coll, wait;
-    if (ss >> die >> reads >> units >> coll >> wait) {
-      c.reads.push_back(reads);
-      c.collisions.push_back(coll);
-      c.wait_ns.push_back(wait);
-    }
-  }
-  return c;
-}
-
-DieCounters diff(const DieCounters& a, const DieCounters& b) {
-  DieCounters d;
-  for (size_t i = 0; i < a.reads.size() && i < b.reads.size(); i++) {
-    d.reads.push_back(b.reads[i] - a.reads[i]);
-    d.collisions.push_back(b.collisions[i] - a.collisions[i]);
-    d.wait_ns.push_back(b.wait_ns[i] - a.wait_ns[i]);
-  }
-  return d;
-}
-
-void write_file_value(const std::string& path, uint64_t v) {
-  std::ofstream f(path);
-  f << v << "\n";
-  f.flush();
-  if (!f) throw DeviceError(path + ": cannot write " + std::to_string(v));
-}
-
-uint64_t read_file_value(const std::string& path) {
-  std::ifstream f(path);
-  uint64_t v = 0;
-  if (!(f >> v)) throw DeviceError(path + ": cannot read");
-  return v;
 }
 
 struct ReplayOptions {
@@ -194,16 +146,16 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
 
   uint64_t old_scale = 0;
   if (o.read_time_scale) {
-    old_scale = read_file_value(o.time_scale);
-    write_file_value(o.time_scale, o.read_time_scale);
+    old_scale = nvmev::read_number(o.time_scale);
+    nvmev::write_number(o.time_scale, o.read_time_scale);
   }
   json rows = json::array();
   double contiguous = 0;
   for (const char* layout : {"contiguous", "fragmented"}) {
     uint64_t base = std::string(layout) == "contiguous" ? 0 : target;
-    DieCounters before = read_stats(o.stats);
+    DieCounters before = nvmev::read_die_counters(o.stats);
     double mbps = read_mb_per_s(dev, base, file, o.read_kib * KiB);
-    DieCounters d = diff(before, read_stats(o.stats));
+    DieCounters d = nvmev::read_die_counters(o.stats) - before;
     if (base == 0) contiguous = mbps;
     json row{{"layout", layout}, {"mb_per_s", mbps}, {"relative", mbps / contiguous}};
     uint64_t coll = 0, wait = 0, used = 0;
@@ -218,7 +170,7 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
     row["dies_used"] = used;
     rows.push_back(row);
   }
-  if (o.read_time_scale) write_file_value(o.time_scale, old_scale);
+  if (o.read_time_scale) nvmev::write_number(o.time_scale, old_scale);
   json summary{{"pattern", o.pattern},     {"gap", o.gap},
                 {"hints", o.hints},         {"file_bytes", file},
                 {"chunk_bytes", chunk},     {"stripe_bytes", stripe},
