@@ -103,9 +103,6 @@ struct nvmev_dev {
 
 	/* controller state, owned by the worker thread */
 	u32 cc;
-	u32 aqa;
-	u64 asq;
-	u64 acq;
 	u32 nr_io_queues;		/* granted by Set Features 0x07 */
 	struct nvmev_sq sqs[NVMEV_MAX_QUEUES];
 	struct nvmev_cq cqs[NVMEV_MAX_QUEUES];
@@ -153,7 +150,7 @@ bool nvmev_sq_create(struct nvmev_dev *dev, u16 qid, u64 addr, u32 size,
 void nvmev_sq_delete(struct nvmev_dev *dev, u16 qid);
 void nvmev_cq_delete(struct nvmev_dev *dev, u16 qid);
 
-/* nvmev_admin.c: returns true when the command completes now */
+/* nvmev_admin.c: completes the command, except a held AER */
 void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd);
 
 /* nvmev_io.c */

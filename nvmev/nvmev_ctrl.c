@@ -214,9 +214,6 @@ static void nvmev_ctrl_enable(struct nvmev_dev *dev)
 		nvmev_ctrl_fail(dev, "bad admin queue attributes or addresses");
 		return;
 	}
-	dev->aqa = aqa;
-	dev->asq = asq;
-	dev->acq = acq;
 	writel(NVME_CSTS_RDY, reg(dev, NVME_REG_CSTS));
 }
 
