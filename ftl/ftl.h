@@ -136,6 +136,11 @@ void ftl_stats_reset(struct ftl *ftl);
 
 /* Write amplification x 1000 (NAND units / host units); 0 before writes. */
 u64 ftl_waf_milli(const struct ftl *ftl);
+/*
+ * The drive's round-robin cursor: the die unhinted writes go to next and
+ * how many units its current granule already holds (0: a new granule).
+ */
+void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units);
 
 /* Inspection for tests and placement queries */
 struct ftl_location {

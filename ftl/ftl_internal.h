@@ -32,6 +32,10 @@ struct ftl_die {
 	u32 open_blk;		/* block taking writes, FTL_NONE if none */
 	u32 wp;			/* next unit in open_blk */
 	u32 pu_host_units;	/* host units in the open program unit */
+	/* placement: the granule this die is filling (ftl_placement.c) */
+	u32 gran_fill;		/* host units in it */
+	u32 gran_gen;		/* granules completed so far */
+	u32 last_host_ppa;	/* slot of the last host unit placed here */
 	u32 free_head;
 	u32 free_tail;
 	u32 free_count;
@@ -71,7 +75,7 @@ struct ftl_bw {
 /* Round-robin cursor of the default placement policy. */
 struct ftl_place {
 	u32 die;
-	u32 filled;		/* units placed on @die in this granule */
+	u32 gen;		/* @die's gran_gen when the cursor came to it */
 };
 
 struct ftl {
@@ -137,7 +141,7 @@ enum ftl_place_mode {
 struct ftl_place_cmd {
 	u8 mode;
 	u32 die;		/* STREAM: die of the next unit */
-	u32 filled;		/* STREAM: units placed on it */
+	u32 gen;		/* STREAM: @die's gran_gen when we came to it */
 	u64 wear_limit;		/* OLD_DIE: erases above which a die is avoided */
 };
 
@@ -147,5 +151,7 @@ void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd,
 		     struct ftl_place_cmd *pc);
 /* Die for the next unit, logical unit @lpn, of a command. */
 u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn);
+/* A host unit went to slot @ppa of @die (which may not be the one asked). */
+void ftl_place_note(struct ftl *ftl, u32 die, u32 ppa);
 
 #endif /* FTL_INTERNAL_H */

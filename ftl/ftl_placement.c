@@ -2,38 +2,85 @@
 /*
  * Placement policy: which die receives the next 4 KiB unit of a write.
  *
+ * A die takes granularity bytes of host data (one granule, normally one
+ * program unit) before the drive moves on. The granule a die is filling
+ * is shared by every writer: whoever places a unit there adds to it.
+ *
  * Without hints a drive does what commodity drives do: a cursor walks the
- * dies round-robin in channel-first order, moving on after granularity
- * bytes, regardless of which logical block is written. That is exactly
- * what scatters fragmented and overwritten files over the dies.
+ * dies round-robin in channel-first order, moving on once the granule it
+ * is filling is complete, regardless of which logical block is written.
+ * That is exactly what scatters fragmented and overwritten files over the
+ * dies.
  *
  * With hints (hint-proto/SPEC.md):
  *  - append: the write starts on the die after the one holding the file's
- *    previous block and continues round-robin from there, at granularity,
- *    with a cursor of its own;
+ *    previous block and continues round-robin from there with a cursor of
+ *    its own. If the previous block is the last unit of a granule its die
+ *    is still filling, the write continues that granule first: the file
+ *    then keeps filling whole granules even when it started part-way
+ *    into one (a file's first block, written without hint, lands
+ *    wherever the drive's cursor was);
  *  - overwrite: each unit goes back to the die of its old copy (units
  *    without one are placed round-robin).
  * Hinted writes do not move the drive's cursor, so unhinted streams keep
- * their striping whatever hinted traffic is interleaved with them.
+ * their striping whatever hinted traffic is interleaved with them. Both
+ * kinds of cursor move on when their die's granule completes, whoever
+ * completed it, so no writer leaves another a granule split over two
+ * program units of one die.
  */
 #include "ftl_internal.h"
 
 void ftl_place_init(struct ftl *ftl)
 {
+	u32 die;
+
+	for (die = 0; die < ftl->geo.dies; die++) {
+		ftl->dies[die].gran_fill = 0;
+		ftl->dies[die].gran_gen = 0;
+		ftl->dies[die].last_host_ppa = FTL_NONE;
+	}
 	ftl->place.die = 0;
-	ftl->place.filled = 0;
+	ftl->place.gen = 0;
+}
+
+void ftl_place_note(struct ftl *ftl, u32 die, u32 ppa)
+{
+	struct ftl_die *d = &ftl->dies[die];
+
+	d->last_host_ppa = ppa;
+	if (++d->gran_fill == ftl->geo.gran_units) {
+		d->gran_fill = 0;
+		d->gran_gen++;
+	}
+}
+
+/*
+ * Die for the next unit of a cursor sitting on *@die since that die's
+ * granule generation *@gen: the next die once that granule is complete.
+ */
+static u32 ftl_cursor_die(struct ftl *ftl, u32 *die, u32 *gen)
+{
+	if (ftl->dies[*die].gran_gen != *gen) {
+		*die = (*die + 1) % ftl->geo.dies;
+		*gen = ftl->dies[*die].gran_gen;
+	}
+	return *die;
+}
+
+void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units)
+{
+	u32 d = ftl->place.die, gen = ftl->place.gen;
+
+	/* where ftl_cursor_die() would put the next unit, without moving */
+	if (ftl->dies[d].gran_gen != gen)
+		d = (d + 1) % ftl->geo.dies;
+	*die = d;
+	*granule_units = ftl->dies[d].gran_fill;
 }
 
 static u32 ftl_round_robin(struct ftl *ftl)
 {
-	struct ftl_place *p = &ftl->place;
-	u32 die = p->die;
-
-	if (++p->filled == ftl->geo.gran_units) {
-		p->filled = 0;
-		p->die = (p->die + 1) % ftl->geo.dies;
-	}
-	return die;
+	return ftl_cursor_die(ftl, &ftl->place.die, &ftl->place.gen);
 }
 
 /* Erase count a die may reach before hints stop sending data to it. */
@@ -53,6 +100,7 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 			     struct ftl_place_cmd *pc)
 {
 	u64 prev = cmd->hint_prev_off >> FTL_MAP_SHIFT;
+	struct ftl_die *d;
 	u32 ppa, die;
 
 	if (cmd->hint_prev_off >= ftl_capacity_bytes(ftl)) {
@@ -64,14 +112,18 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 		ftl->st.hint_ignored_unmapped++;
 		return;
 	}
-	die = (ftl_die_of(ftl, ppa) + 1) % ftl->geo.dies;
+	die = ftl_die_of(ftl, ppa);
+	d = &ftl->dies[die];
+	/* continue a granule the previous block left open, else the next die */
+	if (d->last_host_ppa != ppa || !d->gran_fill)
+		die = (die + 1) % ftl->geo.dies;
 	if (ftl->dies[die].erases_total > ftl_wear_limit(ftl)) {
 		ftl->st.hint_ignored_wear++;
 		return;
 	}
 	pc->mode = FTL_PLACE_STREAM;
 	pc->die = die;
-	pc->filled = 0;
+	pc->gen = ftl->dies[die].gran_gen;
 	ftl->st.hint_honoured++;
 }
 
@@ -112,12 +164,7 @@ u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn)
 
 	switch (pc->mode) {
 	case FTL_PLACE_STREAM:
-		die = pc->die;
-		if (++pc->filled == ftl->geo.gran_units) {
-			pc->filled = 0;
-			pc->die = (pc->die + 1) % ftl->geo.dies;
-		}
-		return die;
+		return ftl_cursor_die(ftl, &pc->die, &pc->gen);
 	case FTL_PLACE_OLD_DIE:
 		ppa = ftl->l2p[lpn];
 		if (ppa == FTL_NONE) {

@@ -41,7 +41,7 @@ static int stats_show(struct seq_file *m, void *v)
 	struct nvmev_dev *dev = m->private;
 	struct ftl_die_stats ds;
 	struct ftl_stats st;
-	u32 die, dies;
+	u32 die, dies, cursor_units;
 
 	mutex_lock(&dev->model_lock);
 	ftl_stats_get(dev->ftl, &st);
@@ -57,6 +57,9 @@ static int stats_show(struct seq_file *m, void *v)
 			   ds.valid_units, ds.erases_total);
 	}
 	seq_printf(m, "waf_milli=%llu\n", ftl_waf_milli(dev->ftl));
+	ftl_cursor(dev->ftl, &die, &cursor_units);
+	seq_printf(m, "cursor_die=%u\ncursor_granule_units=%u\n", die,
+		   cursor_units);
 	mutex_unlock(&dev->model_lock);
 
 	seq_printf(m, "model_reads=%llu\nmodel_writes=%llu\nmodel_trims=%llu\nmodel_flushes=%llu\n",

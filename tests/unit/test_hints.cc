@@ -70,6 +70,39 @@ TEST(Hints, LargeAppendsContinueRoundRobinFromTheHintedDie) {
   EXPECT_EQ(dies_of(m, 1 << 20, 3 * kGran), repeat({7, 0, 1}, 8));
 }
 
+// A new file's first block goes wherever the cursor is; the appends that
+// follow it must fill that granule, not open a second one on the next die.
+TEST(Hints, AppendContinuesTheGranuleItsPreviousBlockLeftOpen) {
+  Model m(paper_config());
+  ok(m, cmd(FTL_OP_WRITE, 0, K4), 0);  // die 0, its granule 1/8 full
+  ok(m, append(K4, 7 * K4 + 2 * kGran, 0), 0);
+  std::vector<int> want = repeat({0}, 7);
+  for (int d : repeat({1, 2}, 8)) want.push_back(d);
+  EXPECT_EQ(dies_of(m, K4, 7 * K4 + 2 * kGran), want);
+  // the previous block is no longer the last one on its die: next die
+  ok(m, cmd(FTL_OP_WRITE, 4 << 20, K4), 0);  // cursor: die 1's granule is full
+  EXPECT_EQ(m.die_of(4 << 20), 1);
+  ok(m, append(5 << 20, kGran, 0), 0);  // block 0 sits in die 0, granule full
+  EXPECT_EQ(dies_of(m, 5 << 20, kGran), (std::vector<int>{1, 1, 1, 1, 1, 1, 1, 2}));
+}
+
+// Granules are per die and shared: a hinted write that completes the
+// cursor's granule moves the cursor on, and a hinted write that starts in
+// a granule someone else began fills it and moves on, so no granule ever
+// spans two program units of one die.
+TEST(Hints, WritersShareEachDiesGranule) {
+  Model m(paper_config());
+  ok(m, cmd(FTL_OP_WRITE, 0, kGran + K4), 0);  // die 0 full, die 1 at 1/8
+  ok(m, append(1 << 20, kGran, 7 * K4), 0);  // previous block ends die 0's granule
+  EXPECT_EQ(dies_of(m, 1 << 20, kGran), (std::vector<int>{1, 1, 1, 1, 1, 1, 1, 2}));
+  ok(m, cmd(FTL_OP_WRITE, 2 << 20, kGran + 7 * K4), 0);  // die 1 is full: cursor to die 2
+  std::vector<int> want = repeat({2}, 7);
+  for (int d : repeat({3}, 8)) want.push_back(d);
+  EXPECT_EQ(dies_of(m, 2 << 20, kGran + 7 * K4), want);
+  for (const auto& d : m.die_stats())
+    EXPECT_EQ(d.host_write_units % 8, 0u) << "a granule was left part-filled";
+}
+
 TEST(Hints, OverwritesReturnToTheOldDie) {
   Model m(paper_config());
   ok(m, cmd(FTL_OP_WRITE, 0, 8 * kGran), 0);
