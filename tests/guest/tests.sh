@@ -3,9 +3,7 @@
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
-PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off"
-# Not in the tier yet: ext4_experiment (overwrites with hints read at only
-# 0.82-0.83 of contiguous, see README "Host patches"); run it by name.
+PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_experiment"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -617,9 +615,13 @@ test_ext4_hints_off() {
 # (mkfs.ext4, not mke2fs: busybox sh runs its own applet for that name.)
 ext4_paper_fs() {
 	mkfs.ext4 -q -F -O journal_dev -b 4096 /dev/ram0 >/tmp/mkfs.out 2>&1 &&
-		mkfs.ext4 -q -F -m 0 -b 4096 -J device=/dev/ram0 /dev/nvme0n1 >>/tmp/mkfs.out 2>&1 &&
+		mkfs.ext4 -q -F -m 0 -b 4096 -E lazy_itable_init=0 -J device=/dev/ram0 \
+			/dev/nvme0n1 >>/tmp/mkfs.out 2>&1 &&
 		mount -t ext4 -o nodelalloc /dev/nvme0n1 /mnt &&
-		echo 1000000 >/sys/fs/ext4/nvme0n1/mb_stream_req
+		echo 1000000 >/sys/fs/ext4/nvme0n1/mb_stream_req &&
+		echo 128 >/sys/block/nvme0n1/queue/max_sectors_kb &&
+		echo 0 >/proc/sys/vm/dirty_writeback_centisecs &&
+		echo 360000 >/proc/sys/vm/dirty_expire_centisecs
 }
 
 # Worst-case and random-interference append and overwrite of an 8 MiB file
@@ -633,12 +635,12 @@ test_ext4_experiment() {
 				check "fs" ext4_paper_fs || { cat /tmp/mkfs.out; return 1; }
 				[ $h = on ] && v=1 || v=0
 				echo "$v" >/sys/fs/ext4/nvme0n1/placement_hints
-				nvmev-fsfrag /mnt --kind $kind --gap $gap --read-time-scale 1000 --read-kib 256 \
+				nvmev-fsfrag /mnt --kind $kind --gap $gap --read-time-scale 1000 \
 					--format csv >/tmp/fsfrag.csv ||
 					{ check "fsfrag $kind $gap $h" false; umount /mnt; continue; }
 				rel=$(sed -n 's/^# relative_throughput=//p' /tmp/fsfrag.csv)
 				dof=$(sed -n 's/^# dof=//p' /tmp/fsfrag.csv)
-				frag=$(grep '^fragmented,' /tmp/fsfrag.csv)
+				frag=$(grep -E '^(fragmented|contiguous),' /tmp/fsfrag.csv | tr '\n' ' ')
 				echo "ext4_experiment: kind=$kind gap=$gap hints=$h relative=$rel dof=$dof $frag"
 				r=$(awk -v r="$rel" 'BEGIN { printf "%d", r * 1000 }')
 				case "$gap/$h" in

@@ -1,0 +1,143 @@
+#include "fsutil.h"
+
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "device_files.h"
+
+namespace nvmev::fs {
+
+std::runtime_error sys_error(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+File::File(const std::string& path, int flags, int mode)
+    : path_(path), fd_(::open(path.c_str(), flags, mode)) {
+  if (fd_ < 0) throw sys_error(path);
+}
+
+File::~File() { ::close(fd_); }
+
+void FreeDeleter::operator()(void* p) const { std::free(p); }
+
+Buffer aligned_buffer(size_t n) {
+  void* p = nullptr;
+  if (posix_memalign(&p, 4096, n)) throw std::bad_alloc();
+  std::memset(p, 0x5a, n);
+  return Buffer(static_cast<uint8_t*>(p));
+}
+
+void write_sync(const File& f, uint64_t off, uint64_t len) {
+  auto buf = aligned_buffer(std::min<uint64_t>(MiB, len ? len : 1));
+  for (uint64_t done = 0; done < len; done += MiB) {
+    size_t n = std::min<uint64_t>(MiB, len - done);
+    if (::pwrite(f.fd(), buf.get(), n, static_cast<off_t>(off + done)) != static_cast<ssize_t>(n))
+      throw sys_error(f.path() + ": write");
+  }
+  if (::fdatasync(f.fd())) throw sys_error(f.path() + ": fdatasync");
+}
+
+void write_sync(const std::string& path, uint64_t off, uint64_t len, bool truncate) {
+  File f(path, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : 0));
+  write_sync(f, off, len);
+}
+
+std::vector<Extent> fiemap(const std::string& path) {
+  File f(path, O_RDONLY);
+  std::vector<Extent> out;
+  constexpr unsigned kBatch = 256;
+  std::vector<uint8_t> mem(sizeof(struct fiemap) + kBatch * sizeof(struct fiemap_extent));
+  auto* fm = reinterpret_cast<struct fiemap*>(mem.data());
+  uint64_t start = 0;
+  for (;;) {
+    std::memset(mem.data(), 0, mem.size());
+    fm->fm_start = start;
+    fm->fm_length = ~0ull - start;
+    fm->fm_flags = FIEMAP_FLAG_SYNC;
+    fm->fm_extent_count = kBatch;
+    if (::ioctl(f.fd(), FS_IOC_FIEMAP, fm)) throw sys_error(path + ": FIEMAP");
+    if (!fm->fm_mapped_extents) return out;
+    bool last = false;
+    for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
+      const auto& e = fm->fm_extents[i];
+      out.push_back({e.fe_logical, e.fe_physical, e.fe_length});
+      last = e.fe_flags & FIEMAP_EXTENT_LAST;
+      start = e.fe_logical + e.fe_length;
+    }
+    if (last) return out;
+  }
+}
+
+double read_mb_per_s(const std::string& path, uint64_t len, uint64_t read_bytes) {
+  File f(path, O_RDONLY | O_DIRECT);
+  auto buf = aligned_buffer(read_bytes);
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t done = 0; done < len; done += read_bytes) {
+    size_t n = std::min(read_bytes, len - done);
+    if (::pread(f.fd(), buf.get(), n, static_cast<off_t>(done)) != static_cast<ssize_t>(n))
+      throw sys_error(path + ": read");
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return static_cast<double>(len) / s / 1e6;
+}
+
+void drop_caches() {
+  ::sync();
+  std::ofstream f("/proc/sys/vm/drop_caches");
+  f << "3\n";
+  f.flush();
+  if (!f) throw std::runtime_error("/proc/sys/vm/drop_caches: cannot write (root?)");
+}
+
+uint64_t read_key(const std::string& path, const std::string& key) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error(path + ": cannot read");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.compare(0, key.size() + 1, key + "=") == 0)
+      return std::stoull(line.substr(key.size() + 1));
+  }
+  throw std::runtime_error(path + ": no " + key + "=");
+}
+
+uint64_t align_cursor(const std::string& dir, const Device& dev) {
+  const uint64_t unit = 4096;
+  const uint64_t gran = read_key(dev.geometry, "effective_granularity_bytes") / unit;
+  uint64_t total = 0;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    uint64_t fill = read_key(dev.stats, "cursor_granule_units");
+    if (!fill) return total;
+    uint64_t pad = (gran - fill) * unit;
+    write_sync(dir + "/.nvmev-pad" + std::to_string(attempt), 0, pad, true);
+    total += pad;
+  }
+  throw std::runtime_error("the drive's cursor did not line up with a granule after 3 pads: "
+                           "is something else writing to the device?");
+}
+
+TimeScale::TimeScale(const Device& dev, uint64_t scale) {
+  if (!scale) return;
+  path_ = dev.time_scale;
+  old_ = read_number(path_);
+  write_number(path_, scale);
+}
+
+TimeScale::~TimeScale() {
+  if (path_.empty()) return;
+  try {
+    write_number(path_, old_);
+  } catch (const std::exception& e) {
+    std::cerr << "warning: " << e.what() << "\n";
+  }
+}
+
+}  // namespace nvmev::fs

@@ -1,0 +1,87 @@
+// File helpers shared by the workload generators that run through a file
+// system on an nvmev device: synced writes, FIEMAP, timed O_DIRECT reads,
+// and lining the drive's cursor up with a granule before an experiment.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nvmev::fs {
+
+constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
+
+// Owns a file descriptor; throws on open failure with the path and errno.
+class File {
+ public:
+  File(const std::string& path, int flags, int mode = 0644);
+  ~File();
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_;
+};
+
+std::runtime_error sys_error(const std::string& what);
+
+struct FreeDeleter {
+  void operator()(void* p) const;
+};
+using Buffer = std::unique_ptr<uint8_t, FreeDeleter>;
+// 4 KiB-aligned, filled with a fixed pattern (usable for O_DIRECT)
+Buffer aligned_buffer(size_t n);
+
+// pwrite len bytes at off (in pieces of at most 1 MiB), then fdatasync
+void write_sync(const std::string& path, uint64_t off, uint64_t len, bool truncate = false);
+// the same on an open file
+void write_sync(const File& f, uint64_t off, uint64_t len);
+
+struct Extent {
+  uint64_t logical, physical, length;  // bytes
+};
+std::vector<Extent> fiemap(const std::string& path);
+
+// Sequential O_DIRECT reads of the first len bytes, read_bytes each: MB/s.
+double read_mb_per_s(const std::string& path, uint64_t len, uint64_t read_bytes);
+
+// Write back and drop the page cache (needs root).
+void drop_caches();
+
+// nvmev's debugfs files (defaults: the first device).
+struct Device {
+  std::string stats = "/sys/kernel/debug/nvmev/stats";
+  std::string geometry = "/sys/kernel/debug/nvmev/geometry";
+  std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
+};
+
+// "key=value" line of a debugfs file
+uint64_t read_key(const std::string& path, const std::string& key);
+
+// Write a pad file in @dir so that the drive's round-robin cursor stands at
+// a granule boundary: experiments then start from the same state as after
+// a sequential fill, not from wherever mkfs left the cursor. Returns the
+// pad's size in bytes; throws if the cursor does not line up (other
+// writers, a journal on the same device).
+uint64_t align_cursor(const std::string& dir, const Device& dev);
+
+// Set the model's time scale for a scope and restore it afterwards
+// (0: leave it alone).
+class TimeScale {
+ public:
+  TimeScale(const Device& dev, uint64_t scale);
+  ~TimeScale();
+  TimeScale(const TimeScale&) = delete;
+  TimeScale& operator=(const TimeScale&) = delete;
+
+ private:
+  std::string path_;
+  uint64_t old_ = 0;
+};
+
+}  // namespace nvmev::fs
