@@ -6,6 +6,7 @@
 #   make bench        simulation speed (Google Benchmark)
 #   make timing       nvmev.ko's timing in a QEMU guest vs the model
 #   make hints        placement-hint experiments, simulator and guest
+#   make ext4         file-system experiments through ext4, patched guest kernel
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -15,7 +16,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints clean
+.PHONY: all module sim deps check bench experiments timing hints ext4 clean
 
 all: module sim
 
@@ -52,6 +53,10 @@ timing: deps sim
 # placement hints off/on in nvmev-sim and in a guest (nvmev-hint replay)
 hints: deps sim
 	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
+
+# fragmentation through ext4 with the host patches: hints off/on vs contiguous
+ext4: deps
+	scripts/ext4-experiments.sh $(RESULTS)/ext4
 
 clean:
 	rm -rf $(BUILD)

@@ -5,6 +5,9 @@
 # Usage: guest-test.sh [TESTS]   (comma-separated test names, default all)
 # With KERNEL_TREE=DIR (a build tree from scripts/kernel/build-kernel.sh)
 # the guest boots that kernel instead, and nvmev.ko is built against it.
+# GUEST_APPEND="VAR=value ..." passes variables to the guest tests (the
+# kernel hands unknown command-line parameters to init as environment),
+# e.g. SQLITE_ROWS=10000 for the experiments' scale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
@@ -32,16 +35,18 @@ make -s -C "$kdir" M="$scratch" modules
 # the userspace hint tool, from the project's CMake build
 userspace=${BUILD:-build}/release
 cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
-cmake --build "$userspace" --target nvmev-hint nvmev-fsfrag -j "$(nproc)" >/dev/null
+cmake --build "$userspace" -j "$(nproc)" \
+	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver >/dev/null
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
-	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag"
+	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
+	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
 status=0
 timeout "$timeout_s" qemu-system-x86_64 -m 2G -smp 3 -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests" \
+	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 || status=$?
 tr -d '\r' <"$log" | grep -v '^\s*$' || true
 [ "$status" -eq 124 ] && echo "guest-test: QEMU timed out after ${timeout_s}s"

@@ -11,7 +11,7 @@ packages=(
 	cpio util-linux fdisk xz-utils zstd
 	shellcheck linux-source-6.1 xz-utils
 	ccache bc bison flex libelf-dev libssl-dev
-	gnuplot-nox
+	gnuplot-nox libsqlite3-dev
 )
 
 missing=()

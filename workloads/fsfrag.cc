@@ -1,8 +1,8 @@
 // nvmev-fsfrag: the fragmented-file workloads of the FAST'24 paper through a
 // file system. A target file is written in chunks, each followed by
 // fdatasync and by other data written to a new dummy file (worst case:
-// stripe - chunk bytes, so every chunk follows the same die; random: up to
-// --max-gap-kib). Overwrite: the file is written first, then each chunk is
+// stripe - chunk bytes, so every chunk follows the same die; random: a
+// multiple of --gap-step-kib up to --max-gap-kib). Overwrite: the file is written first, then each chunk is
 // rewritten that way. A contiguous copy is written in one go. Both are read
 // sequentially with O_DIRECT and timed; extents come from FIEMAP.
 #include <unistd.h>
@@ -13,7 +13,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "device_files.h"
 #include "fsutil.h"
 #include "report.h"
 
@@ -25,7 +24,8 @@ namespace {
 struct Options {
   std::string dir, kind = "append", gap = "worst";
   Device dev;
-  uint64_t file_kib = 8192, chunk_kib = 32, stripe_kib = 256, max_gap_kib = 2048, read_kib = 1024;
+  uint64_t file_kib = 8192, chunk_kib = 32, stripe_kib = 256, max_gap_kib = 2048, gap_step_kib = 32;
+  uint64_t read_kib = 1024;
   uint64_t seed = 1, read_time_scale = 0;
   bool align = true;
 };
@@ -37,14 +37,16 @@ json run(const Options& o) {
     throw std::invalid_argument("--stripe-kib must exceed --chunk-kib");
   const std::string target = o.dir + "/target", contig = o.dir + "/contiguous";
   std::mt19937_64 rng(o.seed);
-  std::uniform_int_distribution<uint64_t> pick(1, std::max<uint64_t>(1, o.max_gap_kib / o.chunk_kib));
+  if (!o.gap_step_kib || o.max_gap_kib < o.gap_step_kib)
+    throw std::invalid_argument("--max-gap-kib must be at least --gap-step-kib (> 0)");
+  std::uniform_int_distribution<uint64_t> pick(1, o.max_gap_kib / o.gap_step_kib);
 
   uint64_t pad = o.align ? align_cursor(o.dir, o.dev) : 0;
   write_sync(contig, 0, file, true);
   if (o.kind == "overwrite") write_sync(target, 0, file, true);
   for (uint64_t off = 0, i = 0; off < file; off += chunk, i++) {
     write_sync(target, off, chunk, o.kind == "append" && off == 0);
-    uint64_t gap = o.gap == "worst" ? (o.stripe_kib - o.chunk_kib) * KiB : pick(rng) * chunk;
+    uint64_t gap = o.gap == "worst" ? (o.stripe_kib - o.chunk_kib) * KiB : pick(rng) * o.gap_step_kib * KiB;
     write_sync(o.dir + "/dummy" + std::to_string(i), 0, gap, true);
   }
   ::sync();
@@ -52,22 +54,13 @@ json run(const Options& o) {
   json rows = json::array();
   double base = 0;
   for (const auto& path : {contig, target}) {
-    auto before = nvmev::read_die_counters(o.dev.stats);
-    double mbps = read_mb_per_s(path, file, o.read_kib * KiB);
-    auto d = nvmev::read_die_counters(o.dev.stats) - before;
-    if (path == contig) base = mbps;
+    auto r = timed_read(o.dev, [&] { return read_direct(path, file, o.read_kib * KiB); });
+    if (path == contig) base = r.mb_per_s;
     json row{{"file", path == contig ? "contiguous" : "fragmented"},
-             {"mb_per_s", mbps},
-             {"relative", mbps / base},
+             {"mb_per_s", r.mb_per_s},
+             {"relative", r.mb_per_s / base},
              {"extents", fiemap(path).size()}};
-    uint64_t coll = 0, used = 0;
-    for (size_t i = 0; i < d.reads.size(); i++) {
-      row["die" + std::to_string(i) + "_reads"] = d.reads[i];
-      coll += d.collisions[i];
-      used += d.reads[i] > 0;
-    }
-    row["collisions"] = coll;
-    row["dies_used"] = used;
+    add_die_columns(row, r.dies);
     rows.push_back(row);
   }
   json summary{{"kind", o.kind},
@@ -95,6 +88,8 @@ int main(int argc, char** argv) {
   app.add_option("--stripe-kib", o.stripe_kib, "worst case: other data per chunk = stripe - chunk")
       ->capture_default_str();
   app.add_option("--max-gap-kib", o.max_gap_kib, "random case: other data per chunk, at most")
+      ->capture_default_str();
+  app.add_option("--gap-step-kib", o.gap_step_kib, "random case: other data per chunk, in steps of")
       ->capture_default_str();
   app.add_option("--read-kib", o.read_kib)->capture_default_str();
   app.add_option("--seed", o.seed)->capture_default_str();

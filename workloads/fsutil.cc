@@ -4,6 +4,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -51,6 +52,24 @@ void write_sync(const std::string& path, uint64_t off, uint64_t len, bool trunca
   write_sync(f, off, len);
 }
 
+void copy_file(const std::string& from, const std::string& to) {
+  File in(from, O_RDONLY), out(to, O_WRONLY | O_CREAT | O_TRUNC);
+  auto buf = aligned_buffer(MiB);
+  for (;;) {
+    ssize_t n = ::read(in.fd(), buf.get(), MiB);
+    if (n < 0) throw sys_error(from + ": read");
+    if (!n) break;
+    if (::write(out.fd(), buf.get(), static_cast<size_t>(n)) != n) throw sys_error(to + ": write");
+  }
+  if (::fdatasync(out.fd())) throw sys_error(to + ": fdatasync");
+}
+
+uint64_t file_size(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st)) throw sys_error(path);
+  return static_cast<uint64_t>(st.st_size);
+}
+
 std::vector<Extent> fiemap(const std::string& path) {
   File f(path, O_RDONLY);
   std::vector<Extent> out;
@@ -77,17 +96,15 @@ std::vector<Extent> fiemap(const std::string& path) {
   }
 }
 
-double read_mb_per_s(const std::string& path, uint64_t len, uint64_t read_bytes) {
+uint64_t read_direct(const std::string& path, uint64_t len, uint64_t read_bytes) {
   File f(path, O_RDONLY | O_DIRECT);
   auto buf = aligned_buffer(read_bytes);
-  auto t0 = std::chrono::steady_clock::now();
   for (uint64_t done = 0; done < len; done += read_bytes) {
     size_t n = std::min(read_bytes, len - done);
     if (::pread(f.fd(), buf.get(), n, static_cast<off_t>(done)) != static_cast<ssize_t>(n))
       throw sys_error(path + ": read");
   }
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return static_cast<double>(len) / s / 1e6;
+  return len;
 }
 
 void drop_caches() {
@@ -107,6 +124,30 @@ uint64_t read_key(const std::string& path, const std::string& key) {
       return std::stoull(line.substr(key.size() + 1));
   }
   throw std::runtime_error(path + ": no " + key + "=");
+}
+
+ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read) {
+  ReadResult r;
+  auto before = read_die_counters(dev.stats);
+  auto t0 = std::chrono::steady_clock::now();
+  r.bytes = read();
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.dies = read_die_counters(dev.stats) - before;
+  r.mb_per_s = static_cast<double>(r.bytes) / s / 1e6;
+  return r;
+}
+
+void add_die_columns(json& row, const DieCounters& d) {
+  uint64_t coll = 0, wait = 0, used = 0;
+  for (size_t i = 0; i < d.reads.size(); i++) {
+    row["die" + std::to_string(i) + "_reads"] = d.reads[i];
+    coll += d.collisions[i];
+    wait += d.wait_ns[i];
+    used += d.reads[i] > 0;
+  }
+  row["collisions"] = coll;
+  row["collision_wait_us"] = wait / 1000;
+  row["dies_used"] = used;
 }
 
 uint64_t align_cursor(const std::string& dir, const Device& dev) {

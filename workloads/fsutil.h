@@ -4,10 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "device_files.h"
+#include "report.h"
 
 namespace nvmev::fs {
 
@@ -42,13 +46,19 @@ void write_sync(const std::string& path, uint64_t off, uint64_t len, bool trunca
 // the same on an open file
 void write_sync(const File& f, uint64_t off, uint64_t len);
 
+// Copy @from to @to in 1 MiB writes, then fdatasync: the same bytes,
+// written in one go (contiguous on an otherwise idle file system).
+void copy_file(const std::string& from, const std::string& to);
+uint64_t file_size(const std::string& path);
+
 struct Extent {
   uint64_t logical, physical, length;  // bytes
 };
 std::vector<Extent> fiemap(const std::string& path);
 
-// Sequential O_DIRECT reads of the first len bytes, read_bytes each: MB/s.
-double read_mb_per_s(const std::string& path, uint64_t len, uint64_t read_bytes);
+// Sequential O_DIRECT reads of the first len bytes, read_bytes each;
+// returns len (throws on a short read).
+uint64_t read_direct(const std::string& path, uint64_t len, uint64_t read_bytes);
 
 // Write back and drop the page cache (needs root).
 void drop_caches();
@@ -62,6 +72,17 @@ struct Device {
 
 // "key=value" line of a debugfs file
 uint64_t read_key(const std::string& path, const std::string& key);
+
+// Time read() -- which reads and returns the bytes it read -- and take the
+// per-die NAND reads and collisions it caused from the device's counters.
+struct ReadResult {
+  double mb_per_s = 0;
+  uint64_t bytes = 0;
+  DieCounters dies;
+};
+ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read);
+// append die<i>_reads, collisions, collision_wait_us and dies_used to @row
+void add_die_columns(json& row, const DieCounters& d);
 
 // Write a pad file in @dir so that the drive's round-robin cursor stands at
 // a granule boundary: experiments then start from the same state as after

@@ -1,0 +1,98 @@
+#!/bin/bash
+# The file-system experiments of the fragmentation research, through ext4
+# in the patched guest kernel (host-patches/linux-6.1), hints off and on,
+# every read timed against the same data stored contiguously:
+#   ext4_experiment  worst / random-interference append and overwrite, 8 MiB
+#   ext4_dof         8 MiB file at DoF 1..256 (random other data between)
+#   ext4_sqlite      ~16 KiB rows + 100 KiB appends elsewhere, SELECT *
+#   ext4_fileserver  threads appending 32 KiB (and 16 KiB) to random files
+# Builds the kernel if needed, boots it once, and writes OUTDIR/<test>.csv
+# (one row per file set read), OUTDIR/summary.csv, plots, and prints the
+# fraction of contiguous throughput and the per-die read collisions.
+# Usage: ext4-experiments.sh [OUTDIR [TESTS]]
+# Scale: GUEST_APPEND="SQLITE_ROWS=.. FILESERVER_FILES=.. FILESERVER_APPENDS=..
+#        DOF_LIST='1 4 16'" (defaults fit the guest's 511 MiB drive).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-results/ext4}
+tests=${2:-ext4_experiment,ext4_dof,ext4_sqlite,ext4_fileserver}
+mkdir -p "$out"
+
+tree=$(scripts/kernel/build-kernel.sh | tail -1)
+status=0
+KERNEL_TREE=$tree GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600} scripts/guest-test.sh "$tests" \
+	>"$out/guest-console.txt" 2>&1 || status=$?
+grep -E '^(ok|not ok|guest:)' "$out/guest-console.txt" || true
+
+# "TAG k=v... hints=H csv: LINE" -> OUTDIR/<test>.csv with the TAG's
+# parameters and hints as leading columns
+awk -v out="$out" '
+	/^ext4_[a-z]+: .* hints=(on|off) csv: / {
+		test = $1; sub(/:$/, "", test)
+		line = $0; sub(/^.* csv: /, "", line)
+		params = ""; names = ""
+		for (i = 2; i <= NF && $i != "csv:"; i++) {
+			split($i, kv, "="); names = names kv[1] ","; params = params kv[2] ","
+		}
+		f = out "/" test ".csv"
+		if (line ~ /^file,/) { if (!(f in seen)) { print names line > f; seen[f] = 1 } }
+		else print params line > f
+	}' "$out/guest-console.txt"
+
+# summary: one line per workload and hint setting, from the fragmented rows
+{
+	echo "test,case,hints,relative,dof,collisions,collision_wait_us,contiguous_collisions"
+	for f in "$out"/ext4_*.csv; do
+		[ -e "$f" ] || continue
+		awk -F, -v t="$(basename "$f" .csv)" '
+			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			{ c = ""; for (i = 1; i < col["hints"]; i++) c = c (c == "" ? "" : " ") $i
+			  key = c SUBSEP $col["hints"] }
+			$col["file"] == "contiguous" { cc[key] = $col["collisions"] }
+			$col["file"] == "fragmented" {
+				ext = col["extents"] ? $col["extents"] : $col["extents_per_file"]
+				order[++n] = key; row[key] = sprintf("%s,%s,%s,%.4f,%s,%d,%d", t, c,
+					$col["hints"], $col["relative"], ext, $col["collisions"], $col["collision_wait_us"]) }
+			END { for (i = 1; i <= n; i++) print row[order[i]] "," cc[order[i]] }' "$f"
+	done
+} >"$out/summary.csv"
+
+echo
+echo "Read throughput as a fraction of the same data stored contiguously (patched guest, ext4)"
+printf '%-16s %-22s %-5s %9s %8s %11s %11s\n' test case hints fraction extents collisions contig_coll
+awk -F, 'NR > 1 { printf "%-16s %-22s %-5s %9.3f %8s %11d %11d\n", $1, $2, $3, $4, $5, $6, $8 }' \
+	"$out/summary.csv"
+
+if command -v gnuplot >/dev/null; then
+	grep -v '^ext4_dof,' "$out/summary.csv" | awk -F, 'NR > 1 {
+		k = $1 " " $2; sub(/^ext4_/, "", k)
+		if (!(k in v)) order[++n] = k
+		v[k, $3] = $4; v[k] = 1 }
+		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s\n", order[i], v[order[i], "off"], v[order[i], "on"] }' \
+		>"$out/summary.dat"
+	awk -F, '$1 == "ext4_dof" { split($2, d, " "); v[d[1], $3] = $4; if (!(d[1] in s)) { s[d[1]] = 1; o[++n] = d[1] } }
+		END { for (i = 1; i <= n; i++) print o[i], v[o[i], "off"], v[o[i], "on"] }' \
+		"$out/summary.csv" >"$out/dof.dat"
+	gnuplot <<-GP
+		set terminal pngcairo size 1000,500 noenhanced
+		set output "$out/summary.png"
+		set title "ext4 on nvmev: read throughput relative to contiguous"
+		set style data histograms
+		set style histogram clustered gap 1
+		set style fill solid 0.8 border -1
+		set yrange [0:1.15]
+		set grid ytics
+		set xtics rotate by -30
+		set ylabel "fraction of contiguous"
+		plot "$out/summary.dat" using 2:xtic(1) title "hints off", "" using 3 title "hints on"
+		set output "$out/dof.png"
+		set title "ext4 on nvmev: 8 MiB file, read throughput vs degree of fragmentation"
+		set style data linespoints
+		set logscale x 2
+		set xlabel "DoF (extents)"
+		set xtics norotate
+		plot "$out/dof.dat" using 1:2 title "hints off" pt 7, "" using 1:3 title "hints on" pt 7
+	GP
+	echo "plots: $out/summary.png $out/dof.png"
+fi
+exit "$status"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Command-line behaviour of the workload generators: bad input gets a
+# precise message and exit status 2 before anything is written; a missing
+# directory or device file fails with status 1 and names the path.
+# Usage: workload_cli_test.sh NVMEV_FSFRAG NVMEV_SQLITE NVMEV_FILESERVER
+set -u
+fsfrag=$1
+sqlite=$2
+fileserver=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# expect STATUS PATTERN TOOL ARGS... : exit status and an output pattern
+expect() {
+	local want=$1 pattern=$2 got
+	shift 2
+	"$@" >"$tmp/out" 2>&1
+	got=$?
+	if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
+		echo "FAIL: $* -> status $got (want $want), output:"
+		sed 's/^/    /' "$tmp/out"
+		fails=$((fails + 1))
+	fi
+}
+
+mkdir "$tmp/fs"
+expect 2 "multiple of --chunk-kib" "$fsfrag" "$tmp/fs" --file-kib 100 --chunk-kib 32
+expect 2 "--stripe-kib must exceed --chunk-kib" "$fsfrag" "$tmp/fs" --stripe-kib 32
+expect 2 "at least --gap-step-kib" "$fsfrag" "$tmp/fs" --gap random --max-gap-kib 16
+expect 2 "" "$fsfrag" "$tmp/fs" --kind sideways
+expect 2 "" "$fsfrag"
+expect 2 "--rows and --row-kib must be > 0" "$sqlite" "$tmp/fs" --rows 0
+expect 2 "power of two in 512..65536" "$sqlite" "$tmp/fs" --page-size 3000
+expect 2 "must be > 0" "$fileserver" "$tmp/fs" --threads 0
+expect 2 "at most 256" "$fileserver" "$tmp/fs" --threads 1000
+expect 2 "" "$fileserver" "$tmp/fs" --files x
+# nothing was written by the rejected runs
+[ -z "$(ls -A "$tmp/fs")" ] || { echo "FAIL: rejected runs left files: $(ls -A "$tmp/fs")"; fails=$((fails + 1)); }
+# a device file that is not there: status 1, the path named
+expect 1 "$tmp/none: cannot read" "$fsfrag" "$tmp/fs" --geometry "$tmp/none" --stats "$tmp/none"
+expect 1 "$tmp/no-dir" "$sqlite" "$tmp/no-dir" --no-align --stats ''
+
+[ "$fails" -eq 0 ] && echo "workload CLI: all checks passed"
+exit $((fails > 0))

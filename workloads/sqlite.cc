@@ -1,0 +1,184 @@
+// nvmev-sqlite: the SQLite workload of the FAST'24 fragmentation paper.
+// Rows of about --row-kib are inserted one transaction at a time; after each
+// one, --dummy-kib are appended to another file and fdatasync'ed, so the
+// database grows interleaved with other data. Then the database is copied
+// contiguously, and `SELECT *` over each copy is timed with a cold page
+// cache (buffered reads: SQLite's pages, the kernel's readahead).
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fsutil.h"
+#include "report.h"
+
+using nvmev::json;
+using namespace nvmev::fs;
+
+namespace {
+
+struct Options {
+  std::string dir;
+  Device dev;
+  uint64_t rows = 1000, row_kib = 16, dummy_kib = 100, page_size = 4096, seed = 1;
+  uint64_t read_time_scale = 0;
+  bool align = true;
+};
+
+class Db {
+ public:
+  Db(const std::string& path, int flags) {
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+      std::string msg = path + ": " + (db_ ? sqlite3_errmsg(db_) : "cannot open");
+      sqlite3_close(db_);
+      throw std::runtime_error(msg);
+    }
+  }
+  ~Db() { sqlite3_close(db_); }
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+  void exec(const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = sql + ": " + (err ? err : "error");
+      sqlite3_free(err);
+      throw std::runtime_error(msg);
+    }
+  }
+  sqlite3* get() { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class Stmt {
+ public:
+  Stmt(Db& db, const char* sql) {
+    if (sqlite3_prepare_v2(db.get(), sql, -1, &st_, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string(sql) + ": " + sqlite3_errmsg(db.get()));
+  }
+  ~Stmt() { sqlite3_finalize(st_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  sqlite3_stmt* get() { return st_; }
+
+ private:
+  sqlite3_stmt* st_ = nullptr;
+};
+
+void insert_rows(const Options& o, const std::string& path) {
+  Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  db.exec("PRAGMA page_size=" + std::to_string(o.page_size));
+  db.exec("PRAGMA synchronous=FULL");
+  db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, v BLOB)");
+  Stmt ins(db, "INSERT INTO t(id, v) VALUES(?, ?)");
+  std::mt19937_64 rng(o.seed);
+  // "about row_kib": +-1/8 around it, so rows do not all end on a page edge
+  const uint64_t row = o.row_kib * KiB;
+  std::uniform_int_distribution<uint64_t> size(row - row / 8, row + row / 8);
+  std::vector<uint8_t> blob(row + row / 8);
+  for (auto& b : blob) b = static_cast<uint8_t>(rng());
+  File dummy(o.dir + "/dummy", O_WRONLY | O_CREAT | O_TRUNC);
+  for (uint64_t i = 0; i < o.rows; i++) {
+    sqlite3_reset(ins.get());
+    sqlite3_bind_int64(ins.get(), 1, static_cast<sqlite3_int64>(i));
+    sqlite3_bind_blob(ins.get(), 2, blob.data(), static_cast<int>(size(rng)), SQLITE_STATIC);
+    if (sqlite3_step(ins.get()) != SQLITE_DONE)
+      throw std::runtime_error(std::string("insert: ") + sqlite3_errmsg(db.get()));
+    write_sync(dummy, i * o.dummy_kib * KiB, o.dummy_kib * KiB);
+  }
+}
+
+// SELECT * (the caller drops the page cache); returns the database's size.
+uint64_t select_all(const std::string& path, uint64_t rows) {
+  Db db(path, SQLITE_OPEN_READONLY);
+  Stmt sel(db, "SELECT id, v FROM t");
+  uint64_t n = 0, bytes = 0;
+  int rc;
+  while ((rc = sqlite3_step(sel.get())) == SQLITE_ROW) {
+    bytes += static_cast<uint64_t>(sqlite3_column_bytes(sel.get(), 1));
+    n++;
+  }
+  if (rc != SQLITE_DONE) throw std::runtime_error(path + ": SELECT: " + sqlite3_errmsg(db.get()));
+  if (n != rows) throw std::runtime_error(path + ": SELECT returned " + std::to_string(n) + " rows");
+  (void)bytes;
+  return file_size(path);
+}
+
+json run(const Options& o) {
+  if (!o.rows || !o.row_kib) throw std::invalid_argument("--rows and --row-kib must be > 0");
+  if (o.page_size < 512 || o.page_size > 65536 || (o.page_size & (o.page_size - 1)))
+    throw std::invalid_argument("--page-size must be a power of two in 512..65536");
+  const std::string frag = o.dir + "/fragmented.db", contig = o.dir + "/contiguous.db";
+  ::unlink(frag.c_str());
+  uint64_t pad = o.align ? align_cursor(o.dir, o.dev) : 0;
+  insert_rows(o, frag);
+  copy_file(frag, contig);
+  ::sync();
+  TimeScale scale(o.dev, o.read_time_scale);
+  json rows = json::array();
+  double base = 0;
+  for (const auto& path : {contig, frag}) {
+    drop_caches();
+    auto r = timed_read(o.dev, [&] { return select_all(path, o.rows); });
+    if (path == contig) base = r.mb_per_s;
+    json row{{"file", path == contig ? "contiguous" : "fragmented"},
+             {"mb_per_s", r.mb_per_s},
+             {"relative", r.mb_per_s / base},
+             {"extents", fiemap(path).size()}};
+    add_die_columns(row, r.dies);
+    rows.push_back(row);
+  }
+  json summary{{"rows", o.rows},
+               {"row_bytes", o.row_kib * KiB},
+               {"dummy_bytes", o.dummy_kib * KiB},
+               {"db_bytes", file_size(frag)},
+               {"pad_bytes", pad},
+               {"relative_throughput", rows[1]["relative"]},
+               {"dof", static_cast<double>(rows[1]["extents"].get<uint64_t>()) /
+                           std::max<uint64_t>(1, rows[0]["extents"].get<uint64_t>())}};
+  return json{{"workload", "sqlite"}, {"summary", summary}, {"rows", rows}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"nvmev-sqlite: SQLite inserts interleaved with appends to another file, then SELECT *"};
+  Options o;
+  std::string format = "json";
+  app.add_option("dir", o.dir, "directory on the file system under test")->required();
+  app.add_option("--rows", o.rows, "rows inserted (the paper: 10000)")->capture_default_str();
+  app.add_option("--row-kib", o.row_kib, "row size, about")->capture_default_str();
+  app.add_option("--dummy-kib", o.dummy_kib, "appended to the other file after each row")
+      ->capture_default_str();
+  app.add_option("--page-size", o.page_size, "SQLite page size")->capture_default_str();
+  app.add_option("--seed", o.seed)->capture_default_str();
+  app.add_option("--stats", o.dev.stats, "nvmev statistics file")->capture_default_str();
+  app.add_option("--geometry", o.dev.geometry, "nvmev geometry file")->capture_default_str();
+  app.add_flag("--align,!--no-align", o.align, "first pad the drive's cursor to a granule boundary");
+  app.add_option("--read-time-scale", o.read_time_scale,
+                 "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
+  app.add_option("--time-scale-file", o.dev.time_scale)->capture_default_str();
+  app.add_option("--format", format)->check(CLI::IsMember({"json", "csv"}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    nvmev::print_report(std::cout, run(o), format == "csv");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "nvmev-sqlite: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "nvmev-sqlite: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
