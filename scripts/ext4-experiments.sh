@@ -10,6 +10,8 @@
 # (one row per file set read), OUTDIR/summary.csv, plots, and prints the
 # fraction of contiguous throughput and the per-die read collisions.
 # Usage: ext4-experiments.sh [OUTDIR [TESTS]]
+#        PARSE_ONLY=1 ext4-experiments.sh OUTDIR  (tables and plots again from
+#        OUTDIR/guest-console.txt, no guest run)
 # Scale: GUEST_APPEND="SQLITE_ROWS=.. FILESERVER_FILES=.. FILESERVER_APPENDS=..
 #        DOF_LIST='1 4 16'" (defaults fit the guest's 511 MiB drive).
 set -euo pipefail
@@ -18,16 +20,19 @@ out=${1:-results/ext4}
 tests=${2:-ext4_experiment,ext4_dof,ext4_sqlite,ext4_fileserver}
 mkdir -p "$out"
 
-tree=$(scripts/kernel/build-kernel.sh | tail -1)
 status=0
-KERNEL_TREE=$tree GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600} scripts/guest-test.sh "$tests" \
-	>"$out/guest-console.txt" 2>&1 || status=$?
+if [ -z "${PARSE_ONLY:-}" ]; then
+	tree=$(scripts/kernel/build-kernel.sh | tail -1)
+	KERNEL_TREE=$tree GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600} scripts/guest-test.sh "$tests" \
+		>"$out/guest-console.txt" 2>&1 || status=$?
+fi
+rm -f "$out"/ext4_*.csv
 grep -E '^(ok|not ok|guest:)' "$out/guest-console.txt" || true
 
 # "TAG k=v... hints=H csv: LINE" -> OUTDIR/<test>.csv with the TAG's
 # parameters and hints as leading columns
 awk -v out="$out" '
-	/^ext4_[a-z]+: .* hints=(on|off) csv: / {
+	/^ext4_[a-z0-9]+:( .*)? hints=(on|off) csv: / {
 		test = $1; sub(/:$/, "", test)
 		line = $0; sub(/^.* csv: /, "", line)
 		params = ""; names = ""
@@ -41,14 +46,14 @@ awk -v out="$out" '
 
 # summary: one line per workload and hint setting, from the fragmented rows
 {
-	echo "test,case,hints,relative,dof,collisions,collision_wait_us,contiguous_collisions"
+	echo "test,case,hints,relative,dof,collisions,collision_wait_us,contiguous_collisions,contiguous_wait_us"
 	for f in "$out"/ext4_*.csv; do
 		[ -e "$f" ] || continue
 		awk -F, -v t="$(basename "$f" .csv)" '
 			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			{ c = ""; for (i = 1; i < col["hints"]; i++) c = c (c == "" ? "" : " ") $i
 			  key = c SUBSEP $col["hints"] }
-			$col["file"] == "contiguous" { cc[key] = $col["collisions"] }
+			$col["file"] == "contiguous" { cc[key] = $col["collisions"] "," $col["collision_wait_us"] }
 			$col["file"] == "fragmented" {
 				ext = col["extents"] ? $col["extents"] : $col["extents_per_file"]
 				order[++n] = key; row[key] = sprintf("%s,%s,%s,%.4f,%s,%d,%d", t, c,
@@ -59,8 +64,12 @@ awk -v out="$out" '
 
 echo
 echo "Read throughput as a fraction of the same data stored contiguously (patched guest, ext4)"
-printf '%-16s %-22s %-5s %9s %8s %11s %11s\n' test case hints fraction extents collisions contig_coll
-awk -F, 'NR > 1 { printf "%-16s %-22s %-5s %9.3f %8s %11d %11d\n", $1, $2, $3, $4, $5, $6, $8 }' \
+echo "(extents: of the file, or per file; collisions: NAND reads that waited for a busy die,"
+echo " and their summed wait in model milliseconds, for the fragmented / contiguous data)"
+printf '%-16s %-17s %-5s %8s %7s %11s %9s %11s %9s\n' test case hints fraction extents \
+	collisions wait_ms contig_coll contig_ms
+awk -F, 'NR > 1 { printf "%-16s %-17s %-5s %8.3f %7.1f %11d %9d %11d %9d\n",
+	$1, $2, $3, $4, $5, $6, $7 / 1000, $8, $9 / 1000 }' \
 	"$out/summary.csv"
 
 if command -v gnuplot >/dev/null; then
