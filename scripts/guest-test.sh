@@ -36,10 +36,11 @@ make -s -C "$kdir" M="$scratch" modules
 userspace=${BUILD:-build}/release
 cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
 cmake --build "$userspace" -j "$(nproc)" \
-	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver >/dev/null
+	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout >/dev/null
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
-	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver"
+	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
+	"$PWD/$userspace/workloads/nvmev-layout"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"

@@ -628,7 +628,7 @@ ext4_paper_fs() {
 
 # fs_workload TAG TOOL ARGS...: a workload generator (nvmev-fsfrag,
 # nvmev-sqlite, nvmev-fileserver) on a fresh paper-style ext4, hints off
-# then on, reads at time_scale 1000. Prints "TAG hints=H relative=R dof=D"
+# then on, reads at time_scale READ_SCALE (1000). Prints "TAG hints=H relative=R dof=D"
 # and the CSV table as "TAG hints=H csv: LINE"; leaves the fractions of
 # contiguous throughput x1000 in $rel_off and $rel_on.
 fs_workload() {
@@ -640,11 +640,18 @@ fs_workload() {
 		ext4_paper_fs || { echo "$tag: file system set-up failed"; cat /tmp/mkfs.out; return 1; }
 		[ $h = on ] && v=1 || v=0
 		echo "$v" >/sys/fs/ext4/nvme0n1/placement_hints
-		if ! "$@" /mnt --read-time-scale 1000 --format csv >/tmp/wl.csv 2>/tmp/wl.err; then
+		if ! "$@" /mnt --read-time-scale "${READ_SCALE:-1000}" --format csv >/tmp/wl.csv 2>/tmp/wl.err; then
 			echo "$tag hints=$h: $1 failed: $(cat /tmp/wl.err)"
 			umount /mnt
 			return 1
 		fi
+		# LAYOUT=set,set (file globs under /mnt): where those files sit
+		for set in $(echo "${LAYOUT:-}" | tr ',' ' '); do
+			# shellcheck disable=SC2086 # the glob is meant to expand
+			nvmev-layout --format csv /mnt/$set | grep '^#' | tr '\n' ' ' |
+				sed "s|^|$tag hints=$h layout $set: |"
+			echo
+		done
 		umount /mnt
 		rel=$(sed -n 's/^# relative_throughput=//p' /tmp/wl.csv)
 		echo "$tag hints=$h relative=$rel dof=$(sed -n 's/^# dof=//p' /tmp/wl.csv)"
