@@ -13,7 +13,8 @@
 #        PARSE_ONLY=1 ext4-experiments.sh OUTDIR  (tables and plots again from
 #        OUTDIR/guest-console.txt, no guest run)
 # Scale: GUEST_APPEND="SQLITE_ROWS=.. FILESERVER_FILES=.. FILESERVER_APPENDS=..
-#        DOF_LIST='1 4 16'" (defaults fit the guest's 511 MiB drive).
+#        FILESERVER_APPEND_KIB=32,16 DOF_LIST=1,4,16 READ_SCALE=1000" (the
+#        defaults fit the guest's 511 MiB drive).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/ext4}

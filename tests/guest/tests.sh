@@ -700,11 +700,11 @@ test_ext4_sqlite() {
 # which hints cannot undo (the paper's "page-level fragmentation").
 test_ext4_fileserver() {
 	check "insmod" load_nvmev || return 1
-	for kib in 32 16; do
+	for kib in $(echo "${FILESERVER_APPEND_KIB:-32,16}" | tr ',' ' '); do
 		fs_workload "ext4_fileserver: append_kib=$kib" \
-			nvmev-fileserver --append-kib $kib --files "${FILESERVER_FILES:-64}" \
+			nvmev-fileserver --append-kib "$kib" --files "${FILESERVER_FILES:-64}" \
 			--appends "${FILESERVER_APPENDS:-1024}" || { check "fileserver $kib (above)" false; continue; }
-		[ $kib = 32 ] && check "fileserver on >= 95 %" [ "$rel_on" -ge 950 ]
+		[ "$kib" = 32 ] && check "fileserver on >= 95 %" [ "$rel_on" -ge 950 ]
 		check "fileserver $kib KiB: hints do not hurt" [ "$rel_on" -ge $((rel_off - 20)) ]
 	done
 	check "rmmod" unload_nvmev
@@ -714,7 +714,7 @@ test_ext4_fileserver() {
 # data (32 KiB..2 MiB) between them, DoF 1..256, hints off and on.
 test_ext4_dof() {
 	check "insmod" load_nvmev || return 1
-	for dof in ${DOF_LIST:-1 2 4 8 16 32 64 128 256}; do
+	for dof in $(echo "${DOF_LIST:-1,2,4,8,16,32,64,128,256}" | tr ',' ' '); do
 		fs_workload "ext4_dof: dof=$dof" nvmev-fsfrag --kind append \
 			--gap random --chunk-kib $((8192 / dof)) || check "dof $dof (above)" false
 	done
