@@ -638,6 +638,7 @@ fs_workload() {
 	rel_on=0
 	for h in off on; do
 		ext4_paper_fs || { echo "$tag: file system set-up failed"; cat /tmp/mkfs.out; return 1; }
+		echo 1 >"$DBG/stats_reset"
 		[ $h = on ] && v=1 || v=0
 		echo "$v" >/sys/fs/ext4/nvme0n1/placement_hints
 		if ! "$@" /mnt --read-time-scale "${READ_SCALE:-1000}" --format csv >/tmp/wl.csv 2>/tmp/wl.err; then
@@ -645,7 +646,9 @@ fs_workload() {
 			umount /mnt
 			return 1
 		fi
-		# LAYOUT=set,set (file globs under /mnt): where those files sit
+		# LAYOUT=set,set (file globs under /mnt): where those files sit,
+		# and the device's hint counters of this run
+		[ -n "${LAYOUT:-}" ] && echo "$tag hints=$h counters: $(grep -E '^(hint_|nvme_write=|host_write_units=)' "$DBG/stats" | tr '\n' ' ')"
 		for set in $(echo "${LAYOUT:-}" | tr ',' ' '); do
 			# shellcheck disable=SC2086 # the glob is meant to expand
 			nvmev-layout --format csv /mnt/$set | grep '^#' | tr '\n' ' ' |
