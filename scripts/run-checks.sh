@@ -60,7 +60,7 @@ if tier guest scripts/guest-test.sh; then passed=$((passed + 1)); else failed=$(
 patched() {
 	local tree
 	tree=$(scripts/kernel/build-kernel.sh | tail -1) &&
-		KERNEL_TREE=$tree scripts/guest-test.sh patched
+		KERNEL_TREE=$tree GUEST_TIMEOUT=1800 scripts/guest-test.sh patched
 }
 
 if tier patched patched; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
