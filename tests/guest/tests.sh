@@ -342,6 +342,15 @@ die_of() {
 	sed -n 's/.* die=\([0-9]*\).*/\1/p' "$DBG/locate"
 }
 
+# loc_of LBA: sets $d, $b, $o to the die, erase block and unit offset
+# holding the LBA
+loc_of() {
+	echo "$1" >"$DBG/locate"
+	# shellcheck disable=SC2046 # three numbers, split on purpose
+	set -- $(sed -n 's/.* die=\([0-9]*\) block=\([0-9]*\) offset=\([0-9]*\).*/\1 \2 \3/p' "$DBG/locate")
+	d=$1 b=$2 o=$3
+}
+
 json_true() { grep -q "\"$1\": true" /tmp/info.out; }
 
 test_hints_capability() {
@@ -457,16 +466,24 @@ chunk_lba() {
 
 # chunks_continue FILE CHUNK_BYTES N [START_SECTOR [FIRST]]: chunks FIRST
 # (default 1) to N-1 each start on the die after the one holding the
-# previous chunk's last block
+# previous chunk's last block, or continue, in the very next slot, the
+# granule that block left open
 chunks_continue() {
 	filefrag -e "$1" >/tmp/frag.out || return 1
 	k=${5:-1}
 	while [ "$k" -lt "$3" ]; do
 		# the previous chunk's last 4 KiB block (chunks are contiguous inside)
 		prev_last=$(( $(chunk_lba "$1" "$2" $((k - 1)) "${4:-0}") + ($2 / 4096 - 1) * 8 ))
-		d0=$(die_of "$prev_last")
-		d1=$(die_of "$(chunk_lba "$1" "$2" "$k" "${4:-0}")")
-		[ "$d1" = $(( (d0 + 1) % 8 )) ] || { echo "chunk $k: die $d1 after $d0"; return 1; }
+		loc_of "$prev_last"
+		d0=$d b0=$b o0=$o
+		loc_of "$(chunk_lba "$1" "$2" "$k" "${4:-0}")"
+		# the next die, or the very next slot of the previous block's die
+		# (it continued a granule the previous chunk left open)
+		if [ "$d" != $(( (d0 + 1) % 8 )) ] &&
+			! { [ "$d" = "$d0" ] && [ "$b" = "$b0" ] && [ "$o" = $((o0 + 1)) ]; }; then
+			echo "chunk $k: die $d block $b unit $o after die $d0 block $b0 unit $o0"
+			return 1
+		fi
 		k=$((k + 1))
 	done
 }
