@@ -5,7 +5,7 @@
 #   ext4_experiment  worst / random-interference append and overwrite, 8 MiB
 #   ext4_dof         8 MiB file at DoF 1..256 (random other data between)
 #   ext4_sqlite      ~16 KiB rows + 100 KiB appends elsewhere, SELECT *
-#   ext4_fileserver  threads appending 32 KiB (and 16 KiB) to random files
+#   ext4_fileserver  threads appending 32 KiB to random files (_small: 16 KiB)
 # Builds the kernel if needed, boots it once, and writes OUTDIR/<test>.csv
 # (one row per file set read), OUTDIR/summary.csv, plots, and prints the
 # fraction of contiguous throughput and the per-die read collisions.
@@ -13,12 +13,12 @@
 #        PARSE_ONLY=1 ext4-experiments.sh OUTDIR  (tables and plots again from
 #        OUTDIR/guest-console.txt, no guest run)
 # Scale: GUEST_APPEND="SQLITE_ROWS=.. FILESERVER_FILES=.. FILESERVER_APPENDS=..
-#        FILESERVER_APPEND_KIB=32,16 DOF_LIST=1,4,16 READ_SCALE=1000" (the
+#        DOF_LIST=1,4,16 READ_SCALE=1000" (the
 #        defaults fit the guest's 511 MiB drive).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/ext4}
-tests=${2:-ext4_experiment,ext4_dof,ext4_sqlite,ext4_fileserver}
+tests=${2:-ext4_experiment,ext4_dof,ext4_sqlite,ext4_fileserver,ext4_fileserver_small}
 mkdir -p "$out"
 
 status=0

@@ -4,8 +4,9 @@
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
 PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_experiment"
-# Run by name or by scripts/ext4-experiments.sh: ext4_dof (no bound), and
-# ext4_sqlite, ext4_fileserver (hints on still below the 95 % bound).
+# Run by name or by scripts/ext4-experiments.sh: ext4_dof and
+# ext4_fileserver_small (no bound), ext4_fileserver (0.954-0.963 with hints:
+# too close to its 95 % bound for a gate), ext4_sqlite (below its bound).
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -713,20 +714,39 @@ test_ext4_sqlite() {
 	check "rmmod" unload_nvmev
 }
 
-# fileserver: 64 files of 128 KiB, 4 threads appending 32 KiB (16 KiB in
-# the small variant) to random files 1024 times, then whole-file 1 MiB
-# direct reads by 4 threads. Only the 32 KiB variant has a bound: appends
-# smaller than a program unit share flash pages with other files' data,
-# which hints cannot undo (the paper's "page-level fragmentation").
+# fileserver FILES APPEND_KIB: FILES files of 128 KiB, 4 threads appending
+# APPEND_KIB to random files 4096 times (16 per file at the default 256
+# files: DoF ~17, the paper's 15.7), then whole-file 1 MiB direct reads by
+# 4 threads; $rel_off/$rel_on as fs_workload leaves them.
+fileserver() {
+	fs_workload "ext4_fileserver: append_kib=$2" nvmev-fileserver --files "$1" \
+		--append-kib "$2" --appends "${FILESERVER_APPENDS:-4096}"
+}
+
+# With fewer appends (1024 on 64 files) the hinted files read at only
+# 0.84-0.86 of contiguous: which die a hint picks is random per append, and
+# with ~180 reads per die the busiest die is 10-15 % above the mean.
 test_ext4_fileserver() {
 	check "insmod" load_nvmev || return 1
-	for kib in $(echo "${FILESERVER_APPEND_KIB:-32,16}" | tr ',' ' '); do
-		fs_workload "ext4_fileserver: append_kib=$kib" \
-			nvmev-fileserver --append-kib "$kib" --files "${FILESERVER_FILES:-64}" \
-			--appends "${FILESERVER_APPENDS:-1024}" || { check "fileserver $kib (above)" false; continue; }
-		[ "$kib" = 32 ] && check "fileserver on >= 95 %" [ "$rel_on" -ge 950 ]
-		check "fileserver $kib KiB: hints do not hurt" [ "$rel_on" -ge $((rel_off - 20)) ]
-	done
+	if fileserver "${FILESERVER_FILES:-256}" 32; then
+		check "fileserver on >= 95 %" [ "$rel_on" -ge 950 ]
+		check "hints help" [ "$rel_on" -gt "$rel_off" ]
+	else
+		check "fileserver (above)" false
+	fi
+	check "rmmod" unload_nvmev
+}
+
+# The small variant: 16 KiB appends, smaller than a program unit, share
+# flash pages with other files' data, which hints cannot undo (the paper's
+# "page-level fragmentation"); no bound, only that hints do not hurt.
+test_ext4_fileserver_small() {
+	check "insmod" load_nvmev || return 1
+	if fileserver "${FILESERVER_FILES:-256}" 16; then
+		check "hints do not hurt" [ "$rel_on" -ge $((rel_off - 20)) ]
+	else
+		check "fileserver small (above)" false
+	fi
 	check "rmmod" unload_nvmev
 }
 
