@@ -287,8 +287,12 @@ test_latency() {
 }
 
 # between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
+# Full speed is the better of the 4 KiB and 32 KiB strides (both are at
+# or below the granularity): one slow run of the first job under TCG must
+# not shift every ratio.
 between() {
-	r=$(awk -v s="$1" 'NR == 1 { b = $2 } $1 == s { printf "%d", $2 * 1000 / b }' /tmp/align)
+	r=$(awk -v s="$1" '$1 <= 32 && $2 > b { b = $2 } { v[$1] = $2 }
+		END { printf "%d", v[s] * 1000 / b }' /tmp/align)
 	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
 }
 
@@ -306,8 +310,11 @@ test_alignment() {
 			--direct=1 --number_ios=640 --randrepeat=0 2>/dev/null)
 		echo "$s $iops" >>/tmp/align
 	done
-	awk 'NR == 1 { base = $2 } { printf "alignment: stride_kib=%d iops=%d relative=%.3f\n", $1, $2, $2 / base }' /tmp/align
-	check "32K full" between 32 850 1150
+	awk '$1 <= 32 && $2 > b { b = $2 } { v[NR] = $0 }
+		END { for (i = 1; i <= NR; i++) { split(v[i], f, " ")
+			printf "alignment: stride_kib=%d iops=%d relative=%.3f\n", f[1], f[2], f[2] / b } }' /tmp/align
+	check "4K full" between 4 850 1000
+	check "32K full" between 32 850 1000
 	check "64K half" between 64 400 620
 	check "128K quarter" between 128 190 320
 	check "256K eighth" between 256 90 170
@@ -324,7 +331,10 @@ worker_cpu_us() {
 	awk '{ printf "%d", $1 / 1000 }' "/proc/$pid/schedstat"
 }
 
-# An idle device must not burn a CPU: under 2 % of one over 5 s.
+# An idle device must not burn a CPU: under 3 % of one over 5 s. In deep
+# idle the worker wakes every 10 ms; under TCG each wake-up costs 0.1-0.2 ms
+# of guest CPU depending on the host's load (1.3-2.0 % measured), natively
+# microseconds.
 test_idle_cpu() {
 	check "insmod" load_nvmev || return 1
 	check "some I/O" dd if=/dev/zero of=/dev/nvme0n1 bs=1M count=4 oflag=direct
@@ -333,7 +343,7 @@ test_idle_cpu() {
 	sleep 5
 	t1=$(worker_cpu_us)
 	echo "idle_cpu: worker used $((t1 - t0)) us of CPU in 5 s"
-	check "idle under 2 %" [ $((t1 - t0)) -le 100000 ]
+	check "idle under 3 %" [ $((t1 - t0)) -le 150000 ]
 	check "rmmod" unload_nvmev
 }
 
