@@ -307,7 +307,7 @@ test_alignment() {
 	for s in 4 32 64 128 256 288 320 512; do
 		iops=$(fio_terse 8 --name=align --filename=/dev/nvme0n1 --size=16M --bs=4k \
 			--blockalign=${s}k --rw=randread --ioengine=libaio --iodepth=64 \
-			--direct=1 --number_ios=640 --randrepeat=0 2>/dev/null)
+			--direct=1 --number_ios=1920 --randrepeat=0 2>/dev/null)
 		echo "$s $iops" >>/tmp/align
 	done
 	awk '$1 <= 32 && $2 > b { b = $2 } { v[NR] = $0 }
