@@ -333,7 +333,7 @@ worker_cpu_us() {
 
 # An idle device must not burn a CPU: under 3 % of one over 5 s. In deep
 # idle the worker wakes every 10 ms; under TCG each wake-up costs 0.1-0.2 ms
-# of guest CPU depending on the host's load (1.3-2.0 % measured), natively
+# of guest CPU depending on the host's load (1.3-2.3 % measured), natively
 # microseconds.
 test_idle_cpu() {
 	check "insmod" load_nvmev || return 1
