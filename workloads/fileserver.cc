@@ -13,7 +13,6 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <exception>
-#include <iostream>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -29,12 +28,10 @@ using namespace nvmev::fs;
 
 namespace {
 
-struct Options {
+struct Options : ToolOptions {
   std::string dir;
-  Device dev;
   uint64_t files = 64, file_kib = 128, append_kib = 32, appends = 1024, threads = 4;
-  uint64_t read_kib = 1024, seed = 1, read_time_scale = 0;
-  bool align = true;
+  uint64_t read_kib = 1024, seed = 1;
 };
 
 std::string name(const std::string& dir, const char* set, uint64_t i) {
@@ -125,9 +122,8 @@ json run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"nvmev-fileserver: threads appending to random files, then whole-file reads"};
+  CLI::App app{"nvmev-fileserver: threads appending to random files, then whole-file reads", "nvmev-fileserver"};
   Options o;
-  std::string format = "json";
   app.add_option("dir", o.dir, "directory on the file system under test")->required();
   app.add_option("--files", o.files, "files (the paper: 10000)")->capture_default_str();
   app.add_option("--file-kib", o.file_kib, "initial size of each file")->capture_default_str();
@@ -137,26 +133,6 @@ int main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "threads appending, then reading")->capture_default_str();
   app.add_option("--read-kib", o.read_kib, "O_DIRECT read size")->capture_default_str();
   app.add_option("--seed", o.seed)->capture_default_str();
-  app.add_option("--stats", o.dev.stats, "nvmev statistics file")->capture_default_str();
-  app.add_option("--geometry", o.dev.geometry, "nvmev geometry file")->capture_default_str();
-  app.add_flag("--align,!--no-align", o.align, "first pad the drive's cursor to a granule boundary");
-  app.add_option("--read-time-scale", o.read_time_scale,
-                 "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
-  app.add_option("--time-scale-file", o.dev.time_scale)->capture_default_str();
-  app.add_option("--format", format)->check(CLI::IsMember({"json", "csv"}));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  try {
-    nvmev::print_report(std::cout, run(o), format == "csv");
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "nvmev-fileserver: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "nvmev-fileserver: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  add_tool_options(app, o);
+  return run_tool(app, argc, argv, o, [&] { return run(o); });
 }

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <iostream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -21,13 +20,11 @@ using namespace nvmev::fs;
 
 namespace {
 
-struct Options {
+struct Options : ToolOptions {
   std::string dir, kind = "append", gap = "worst";
-  Device dev;
   uint64_t file_kib = 8192, chunk_kib = 32, stripe_kib = 256, max_gap_kib = 2048, gap_step_kib = 32;
   uint64_t read_kib = 1024;
-  uint64_t seed = 1, read_time_scale = 0;
-  bool align = true;
+  uint64_t seed = 1;
 };
 
 json run(const Options& o) {
@@ -77,9 +74,8 @@ json run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"nvmev-fsfrag: fragmented-file workloads through a file system"};
+  CLI::App app{"nvmev-fsfrag: fragmented-file workloads through a file system", "nvmev-fsfrag"};
   Options o;
-  std::string format = "json";
   app.add_option("dir", o.dir, "directory on the file system under test")->required();
   app.add_option("--kind", o.kind)->check(CLI::IsMember({"append", "overwrite"}))->capture_default_str();
   app.add_option("--gap", o.gap)->check(CLI::IsMember({"worst", "random"}))->capture_default_str();
@@ -93,28 +89,6 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--read-kib", o.read_kib)->capture_default_str();
   app.add_option("--seed", o.seed)->capture_default_str();
-  app.add_option("--stats", o.dev.stats, "nvmev statistics file")->capture_default_str();
-  app.add_option("--geometry", o.dev.geometry, "nvmev geometry file")->capture_default_str();
-  app.add_flag("--align,!--no-align", o.align,
-               "first pad the drive's cursor to a granule boundary (needs --stats, --geometry)")
-      ->capture_default_str();
-  app.add_option("--format", format)->check(CLI::IsMember({"json", "csv"}));
-  app.add_option("--read-time-scale", o.read_time_scale,
-                 "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
-  app.add_option("--time-scale-file", o.dev.time_scale)->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  try {
-    nvmev::print_report(std::cout, run(o), format == "csv");
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "nvmev-fsfrag: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "nvmev-fsfrag: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  add_tool_options(app, o);
+  return run_tool(app, argc, argv, o, [&] { return run(o); });
 }

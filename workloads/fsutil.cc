@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -179,6 +180,37 @@ TimeScale::~TimeScale() {
   } catch (const std::exception& e) {
     std::cerr << "warning: " << e.what() << "\n";
   }
+}
+
+void add_tool_options(CLI::App& app, ToolOptions& t) {
+  app.add_option("--stats", t.dev.stats, "nvmev statistics file")->capture_default_str();
+  app.add_option("--geometry", t.dev.geometry, "nvmev geometry file")->capture_default_str();
+  app.add_flag("--align,!--no-align", t.align,
+               "first pad the drive's cursor to a granule boundary (needs --stats, --geometry)");
+  app.add_option("--read-time-scale", t.read_time_scale,
+                 "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
+  app.add_option("--time-scale-file", t.dev.time_scale)->capture_default_str();
+  app.add_option("--format", t.format)->check(CLI::IsMember({"json", "csv"}));
+}
+
+int run_tool(CLI::App& app, int argc, char** argv, const ToolOptions& t,
+             const std::function<json()>& run) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  const std::string name = app.get_name();
+  try {
+    print_report(std::cout, run(), t.format == "csv");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace nvmev::fs

@@ -13,6 +13,10 @@
 #include "device_files.h"
 #include "report.h"
 
+namespace CLI {
+class App;
+}
+
 namespace nvmev::fs {
 
 constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
@@ -104,5 +108,20 @@ class TimeScale {
   std::string path_;
   uint64_t old_ = 0;
 };
+
+// What every workload generator takes besides its workload: the device's
+// files, the time scale of the reads, the cursor alignment, the format.
+struct ToolOptions {
+  Device dev;
+  uint64_t read_time_scale = 0;
+  bool align = true;
+  std::string format = "json";
+};
+void add_tool_options(CLI::App& app, ToolOptions& t);
+
+// Parse the command line, run, print the report. Exit status 2 for bad
+// input (CLI errors, std::invalid_argument), 1 for any other failure.
+int run_tool(CLI::App& app, int argc, char** argv, const ToolOptions& t,
+             const std::function<json()>& run);
 
 }  // namespace nvmev::fs

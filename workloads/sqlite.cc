@@ -23,12 +23,9 @@ using namespace nvmev::fs;
 
 namespace {
 
-struct Options {
+struct Options : ToolOptions {
   std::string dir;
-  Device dev;
   uint64_t rows = 1000, row_kib = 16, dummy_kib = 100, page_size = 4096, seed = 1;
-  uint64_t read_time_scale = 0;
-  bool align = true;
 };
 
 class Db {
@@ -148,9 +145,8 @@ json run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"nvmev-sqlite: SQLite inserts interleaved with appends to another file, then SELECT *"};
+  CLI::App app{"nvmev-sqlite: SQLite inserts interleaved with appends to another file, then SELECT *", "nvmev-sqlite"};
   Options o;
-  std::string format = "json";
   app.add_option("dir", o.dir, "directory on the file system under test")->required();
   app.add_option("--rows", o.rows, "rows inserted (the paper: 10000)")->capture_default_str();
   app.add_option("--row-kib", o.row_kib, "row size, about")->capture_default_str();
@@ -158,26 +154,6 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--page-size", o.page_size, "SQLite page size")->capture_default_str();
   app.add_option("--seed", o.seed)->capture_default_str();
-  app.add_option("--stats", o.dev.stats, "nvmev statistics file")->capture_default_str();
-  app.add_option("--geometry", o.dev.geometry, "nvmev geometry file")->capture_default_str();
-  app.add_flag("--align,!--no-align", o.align, "first pad the drive's cursor to a granule boundary");
-  app.add_option("--read-time-scale", o.read_time_scale,
-                 "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
-  app.add_option("--time-scale-file", o.dev.time_scale)->capture_default_str();
-  app.add_option("--format", format)->check(CLI::IsMember({"json", "csv"}));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  try {
-    nvmev::print_report(std::cout, run(o), format == "csv");
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "nvmev-sqlite: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "nvmev-sqlite: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  add_tool_options(app, o);
+  return run_tool(app, argc, argv, o, [&] { return run(o); });
 }
