@@ -124,4 +124,17 @@ void print_report(std::ostream& out, const json& report, bool csv) {
   }
 }
 
+void add_die_columns(json& row, const DieCounters& d) {
+  uint64_t coll = 0, wait = 0, used = 0;
+  for (size_t i = 0; i < d.reads.size(); i++) {
+    row["die" + std::to_string(i) + "_reads"] = d.reads[i];
+    coll += d.collisions[i];
+    wait += d.wait_ns[i];
+    used += d.reads[i] > 0;
+  }
+  row["collisions"] = coll;
+  row["collision_wait_us"] = wait / 1000;
+  row["dies_used"] = used;
+}
+
 }  // namespace nvmev

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <vector>
 
+#include "device_files.h"
 #include "engine.h"
 #include "model.h"
 
@@ -17,6 +18,9 @@ json to_json(const ftl_stats& st);
 json to_json(const ftl_die_stats& st);
 json geometry_json(const Model& m);
 json config_json(const ftl_config& cfg);
+
+// append die<i>_reads, collisions, collision_wait_us and dies_used to @row
+void add_die_columns(json& row, const DieCounters& d);
 
 // A report is {"workload", "config", "geometry", "summary", "rows"}; CSV
 // prints the summary as "# key=value" comment lines, then the rows table.

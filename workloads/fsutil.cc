@@ -138,19 +138,6 @@ ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read) 
   return r;
 }
 
-void add_die_columns(json& row, const DieCounters& d) {
-  uint64_t coll = 0, wait = 0, used = 0;
-  for (size_t i = 0; i < d.reads.size(); i++) {
-    row["die" + std::to_string(i) + "_reads"] = d.reads[i];
-    coll += d.collisions[i];
-    wait += d.wait_ns[i];
-    used += d.reads[i] > 0;
-  }
-  row["collisions"] = coll;
-  row["collision_wait_us"] = wait / 1000;
-  row["dies_used"] = used;
-}
-
 uint64_t align_cursor(const std::string& dir, const Device& dev) {
   const uint64_t unit = 4096;
   const uint64_t gran = read_key(dev.geometry, "effective_granularity_bytes") / unit;

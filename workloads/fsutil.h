@@ -85,8 +85,6 @@ struct ReadResult {
   DieCounters dies;
 };
 ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read);
-// append die<i>_reads, collisions, collision_wait_us and dies_used to @row
-void add_die_columns(json& row, const DieCounters& d);
 
 // Write a pad file in @dir so that the drive's round-robin cursor stands at
 // a granule boundary: experiments then start from the same state as after

@@ -158,16 +158,7 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
     DieCounters d = nvmev::read_die_counters(o.stats) - before;
     if (base == 0) contiguous = mbps;
     json row{{"layout", layout}, {"mb_per_s", mbps}, {"relative", mbps / contiguous}};
-    uint64_t coll = 0, wait = 0, used = 0;
-    for (size_t i = 0; i < d.reads.size(); i++) {
-      row["die" + std::to_string(i) + "_reads"] = d.reads[i];
-      coll += d.collisions[i];
-      wait += d.wait_ns[i];
-      used += d.reads[i] > 0;
-    }
-    row["collisions"] = coll;
-    row["collision_wait_us"] = wait / 1000;
-    row["dies_used"] = used;
+    nvmev::add_die_columns(row, d);
     rows.push_back(row);
   }
   if (o.read_time_scale) nvmev::write_number(o.time_scale, old_scale);
