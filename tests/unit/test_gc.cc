@@ -52,6 +52,29 @@ TEST(Gc, RandomOverwriteOfThreeCapacitiesStaysConsistent) {
   for (uint64_t u = 0; u < units; u++) ASSERT_GE(m.die_of(u * K4), 0) << "lost unit " << u;
 }
 
+// The same random overwrites back to back and with idle time between
+// them: background GC may use the idle time, but must not turn it into
+// copies of nearly valid blocks (it once raised write amplification from
+// ~2 to ~30 on a drive with few spare blocks per die).
+TEST(Gc, IdleTimeDoesNotMultiplyWriteAmplification) {
+  auto waf = [](uint64_t gap_ns) {
+    ftl_config c = small_config();
+    c.op_percent = 7;
+    Model m(c);
+    const uint64_t units = m.capacity_bytes() / K4;
+    uint64_t t = 0;
+    for (uint64_t u = 0; u < units; u += 16) t = ok(m, cmd(FTL_OP_WRITE, u * K4, 16 * K4), t);
+    std::mt19937_64 rng(3);
+    std::uniform_int_distribution<uint64_t> pick(0, units - 1);
+    for (uint64_t i = 0; i < units; i++) t = ok(m, cmd(FTL_OP_WRITE, pick(rng) * K4, K4), t + gap_ns);
+    EXPECT_TRUE(m.check().empty()) << m.check();
+    return m.write_amplification();
+  };
+  double busy = waf(0), idle = waf(10'000'000);
+  EXPECT_GT(busy, 1.2);
+  EXPECT_LT(idle, busy * 1.5) << "back to back " << busy << ", with idle time " << idle;
+}
+
 TEST(Gc, TrimmedDataIsNotCopied) {
   auto run = [](bool trim) {
     Model m(small_config());
