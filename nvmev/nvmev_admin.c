@@ -229,6 +229,11 @@ static void get_log_page(struct nvmev_dev *dev, struct nvme_command *cmd)
 	u32 size;
 	u8 *page, *out;
 
+	/* MDTS bounds admin transfers too; NUMD is host-chosen, up to 16 GiB */
+	if (len > (SZ_4K << NVMEV_MDTS)) {
+		done(dev, cmd, NVME_SC_INVALID_FIELD | NVME_STATUS_DNR, 0);
+		return;
+	}
 	page = kzalloc(SZ_4K, GFP_KERNEL);
 	if (!page) {
 		done(dev, cmd, NVME_SC_INTERNAL, 0);
@@ -260,14 +265,14 @@ static void get_log_page(struct nvmev_dev *dev, struct nvme_command *cmd)
 		goto out;
 	}
 	/* bytes past the end of the page read as zero */
-	out = kzalloc(len, GFP_KERNEL);
+	out = kvzalloc(len, GFP_KERNEL);
 	if (!out) {
 		done(dev, cmd, NVME_SC_INTERNAL, 0);
 		goto out;
 	}
 	memcpy(out, page + off, min_t(u64, len, size - off));
 	reply(dev, cmd, out, len);
-	kfree(out);
+	kvfree(out);
 out:
 	kfree(page);
 }
