@@ -7,11 +7,12 @@
 # the guest boots that kernel instead, and nvmev.ko is built against it.
 # GUEST_APPEND="VAR=value ..." passes variables to the guest tests (the
 # kernel hands unknown command-line parameters to init as environment),
-# e.g. SQLITE_ROWS=10000 for the experiments' scale.
+# e.g. SQLITE_ROWS=10000 for the experiments' scale. GUEST_NAME names the
+# build directory of a KERNEL_TREE run (default: patched).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
-build=${BUILD:-build}/guest${KERNEL_TREE:+-patched}
+build=${BUILD:-build}/guest${KERNEL_TREE:+-${GUEST_NAME:-patched}}
 timeout_s=${GUEST_TIMEOUT:-900}
 mkdir -p "$build"
 

@@ -5,6 +5,8 @@
 #   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
 #   guest    nvmev.ko in a QEMU guest running Debian's kernel
 #   patched  the kernel built with host-patches/ (ext4 hints) in a guest
+#   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
+#            the functional guest tests; any kernel report fails
 #   style    checkpatch.pl on kernel C, shellcheck on scripts
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -64,6 +66,16 @@ patched() {
 }
 
 if tier patched patched; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# NVMEV_LONG=1: the documented long mode (more load cycles, GC passes)
+debug() {
+	local tree long=
+	[ -n "${NVMEV_LONG:-}" ] && long="LIFECYCLE_CYCLES=200 GC_PASSES=12"
+	tree=$(scripts/kernel/build-kernel.sh --debug | tail -1) &&
+		KERNEL_TREE=$tree GUEST_NAME=debug GUEST_TIMEOUT=2400 GUEST_APPEND="$long" \
+			scripts/guest-test.sh debug
+}
+
+if tier debug debug; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier checkpatch scripts/checkpatch.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh tests/unit/*.sh tests/guest/*.sh .ci/run; then
 	passed=$((passed + 1))

@@ -4,13 +4,22 @@
 # tinyconfig + host-patches/linux-6.1/guest.config, with ccache, in a
 # reusable cache directory (only what changed is rebuilt).
 # Prints the build tree (usable as KDIR) on the last line.
-# Usage: build-kernel.sh [CACHE_DIR]   (default: build/kernel)
+# Usage: build-kernel.sh [--debug] [CACHE_DIR]   (default: build/kernel)
+# --debug adds host-patches/linux-6.1/debug.config (KASAN, kmemleak,
+# lockdep, ...) and builds into CACHE_DIR/out-debug, from the same source.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
+variant=
+if [ "${1:-}" = --debug ]; then
+	variant=-debug
+	shift
+fi
 cache=$(mkdir -p "${1:-$here/build/kernel}" && cd "${1:-$here/build/kernel}" && pwd)
 series_dir=$here/host-patches/linux-6.1
 src=$cache/src
-out=$cache/out
+out=$cache/out$variant
+fragments=("$series_dir/guest.config")
+[ -n "$variant" ] && fragments+=("$series_dir/debug.config")
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 git_id=(-c user.email=build@nvmev.local -c user.name=nvmev-build)
 
@@ -46,18 +55,25 @@ cmp -s "$here/hint-proto/nvmev_hint.h" "$src/include/linux/nvmev_hint.h" ||
 
 # 3. configuration, regenerated when the fragment changed
 mkdir -p "$out"
-cfg_stamp=$(sha1sum "$series_dir/guest.config" | cut -d' ' -f1)
+cfg_stamp=$(cat "${fragments[@]}" | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$out/.nvmev-config" 2>/dev/null)" != "$cfg_stamp" ]; then
 	make -s -C "$src" O="$out" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		"$series_dir/guest.config" >/dev/null
+		"${fragments[@]}" >/dev/null
 	make -s -C "$src" O="$out" olddefconfig >/dev/null
 	echo "$cfg_stamp" >"$out/.nvmev-config"
+fi
+# a checker whose dependencies are missing is silently dropped by kconfig
+if [ -n "$variant" ]; then
+	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=y$' "$series_dir/debug.config" |
+		while read -r opt; do grep -qx "$opt" "$out/.config" || echo "$opt"; done)
+	[ -z "$missing" ] || { echo "build-kernel: not enabled: $(echo "$missing" | tr "\n" " ")" >&2; exit 1; }
 fi
 
 # 4. build: the kernel, and what external modules need
 start=$(date +%s)
-make -s -C "$src" O="$out" -j "$(nproc)" CC="ccache gcc" bzImage modules >"$cache/build.log" 2>&1 ||
-	{ tail -40 "$cache/build.log"; exit 1; }
+log=$cache/build$variant.log
+make -s -C "$src" O="$out" -j "$(nproc)" CC="ccache gcc" bzImage modules >"$log" 2>&1 ||
+	{ tail -40 "$log"; exit 1; }
 echo "build-kernel: $(make -s -C "$src" O="$out" kernelrelease) built in $(($(date +%s) - start)) s" >&2
 echo "$out"

@@ -11,6 +11,9 @@ mount -t devtmpfs dev /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
 echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
+# the debug kernel: forget what boot left unreferenced, so that the
+# kmemleak test reports only what the tests leaked
+[ -e /sys/kernel/debug/kmemleak ] && echo clear >/sys/kernel/debug/kmemleak
 
 while read -r m; do
 	case "$m" in
@@ -26,6 +29,10 @@ for arg in $cmdline; do
 	nvmev_tests=*) tests=${arg#nvmev_tests=} ;;
 	esac
 done
+
+# every kernel message, for the per-test check for kernel reports (its own
+# reader: "dmesg -c" in a test does not hide anything from it)
+cat /dev/kmsg >/tmp/kernel.log 2>/dev/null &
 
 # shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh

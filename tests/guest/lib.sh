@@ -40,19 +40,40 @@ unload_nvmev() {
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }
 
-# run_tests all|a,b,c: call test_<name> for each, in order
+# What the kernel prints when something is wrong: a WARN_ON, BUG, oops,
+# sanitizer, lockdep, hung task, RCU stall or kmemleak report.
+KERNEL_REPORT='WARNING: CPU|BUG:|Oops|general protection fault|KASAN|UBSAN|'
+KERNEL_REPORT=$KERNEL_REPORT'possible (circular|recursive) locking|INFO: task .* blocked|'
+KERNEL_REPORT=$KERNEL_REPORT'self-detected stall|kmemleak: [0-9]+ new suspected|Call Trace'
+
+# kernel_reports FROM-LINE: the reports in /tmp/kernel.log after that line
+kernel_reports() {
+	tail -n +"$(($1 + 1))" /tmp/kernel.log 2>/dev/null | grep -E "$KERNEL_REPORT"
+}
+
+# run_tests all|a,b,c: call test_<name> for each, in order; a test that
+# leaves a kernel report behind fails whatever it checked itself
 run_tests() {
 	list=$1
 	[ "$list" = all ] && list=$ALL_TESTS
 	[ "$list" = patched ] && list=$PATCHED_TESTS
+	[ "$list" = debug ] && list=$DEBUG_TESTS
 	for t in $(echo "$list" | tr ',' ' '); do
 		CURRENT=$t
 		FIRST_FAIL=
 		echo "--- $t"
-		if "test_$t" && [ -z "$FIRST_FAIL" ]; then
+		klines=$(wc -l </tmp/kernel.log 2>/dev/null || echo 0)
+		"test_$t" || [ -n "$FIRST_FAIL" ] || FIRST_FAIL="test returned failure"
+		sleep 0.2	# let /tmp/kernel.log catch up
+		if kernel_reports "$klines" >/tmp/reports; then
+			echo "kernel reports during $t:"
+			tail -n +"$((klines + 1))" /tmp/kernel.log | head -60
+			[ -n "$FIRST_FAIL" ] || FIRST_FAIL="kernel report: $(head -1 /tmp/reports)"
+		fi
+		if [ -z "$FIRST_FAIL" ]; then
 			ok
 		else
-			not_ok "${FIRST_FAIL:-test returned failure}"
+			not_ok "$FIRST_FAIL"
 		fi
 		# leave no device behind for the next test
 		grep -q '^nvmev ' /proc/modules && { umount /mnt 2>/dev/null; rmmod nvmev; }

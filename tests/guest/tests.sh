@@ -3,11 +3,13 @@
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
-PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_experiment"
+PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_experiment ext4_fileserver"
 # Run by name or by scripts/ext4-experiments.sh: ext4_dof and
-# ext4_fileserver_small (no bound), ext4_fileserver (0.954-0.963 with hints:
-# too close to its 95 % bound for a gate), ext4_sqlite (below its bound).
-ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru coalescing stats_reset reload idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
+# ext4_fileserver_small (no bound), ext4_sqlite (below its bound).
+# The debug kernel's tier (KASAN, kmemleak, lockdep; scripts/run-checks.sh
+# "debug"): every functional test, none that measures time, then a leak scan.
+DEBUG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_capability hints_placement hints_disabled ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition kmemleak"
+ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
 # then the drive's geometry and per-die statistics.
@@ -204,6 +206,9 @@ test_passthru() {
 		--data-len=4096 --read
 	check "log page" passthru 0x4109 admin-passthru $d --opcode=0x02 --cdw10=0x00ff007e \
 		--data-len=1024 --read
+	# NUMD of 4 GiB: above MDTS, refused without a transfer or an allocation
+	check "log page > MDTS" passthru 0x4002 admin-passthru $d --opcode=0x02 \
+		--cdw10=0xffff0002 --cdw11=0x0000ffff --data-len=4096 --read
 	check "feature" passthru 0x4002 admin-passthru $d --opcode=0x0a --cdw10=0x7f
 	check "create cq qid 0" passthru 0x4101 admin-passthru $d --opcode=0x05 --cdw10=0x000f0000 --cdw11=1
 	check "create cq size" passthru 0x4102 admin-passthru $d --opcode=0x05 --cdw10=0xffff0030 --cdw11=1
@@ -213,6 +218,85 @@ test_passthru() {
 	check "delete sq unknown" passthru 0x4101 admin-passthru $d --opcode=0x00 --cdw10=60
 	check "smart log" nvme smart-log $d
 	check "device still works" dd if=/dev/nvme0n1 of=/dev/null bs=64k count=16 iflag=direct
+	check "rmmod" unload_nvmev
+}
+
+# rnd [MOD]: a random 32-bit number (mod MOD)
+rnd() {
+	r=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+	if [ -n "${1:-}" ]; then echo $((r % $1)); else echo "$r"; fi
+}
+
+# PASSTHRU_FUZZ (default 300) commands with random fields through
+# io-passthru, and the admin commands that cannot take the host's own
+# queues away (identify, log pages, features, unknown opcodes). Random
+# everywhere except the fields that size a data transfer: those must match
+# the buffer the host mapped, because the device, like a real one without
+# an IOMMU, moves as much data as the command says to wherever its PRPs
+# point. Each command must end with success or an NVMe status within a
+# timeout, the device must still do I/O afterwards, and the harness fails
+# the test on any kernel report.
+test_passthru_fuzz() {
+	check "insmod" load_nvmev capacity_mib=64 || return 1
+	n=${PASSTHRU_FUZZ:-300}
+	d=/dev/nvme0
+	k=0
+	statuses=0
+	while [ $k -lt "$n" ]; do
+		set -- 0 1 2 4294967295
+		shift "$(rnd 4)"
+		nsid=$1
+		if [ "$(rnd 2)" = 0 ]; then
+			set -- 0x00 0x01 0x02 0x04 0x05 0x08 0x09 0x0d 0x7d 0x81 0x99
+			shift "$(rnd 11)"
+			op=$1
+			case $op in
+			0x01 | 0x02)	# read/write: NLB (512 B LBAs) fills the buffer
+				len=$(( ($(rnd 2) + 1) * 4096 ))
+				cdw12=$(( ($(rnd) & 0xffff0000) | (len / 512 - 1) )) ;;
+			0x09)		# dataset management: up to 256 ranges of 16 B
+				len=4096
+				cdw12=$(rnd) ;;
+			*)	len=0
+				cdw12=$(rnd) ;;
+			esac
+			dir=--read
+			[ "$op" = 0x01 ] || [ "$op" = 0x09 ] && dir=--write
+			[ $len = 0 ] && dir=--read
+			set -- io-passthru $d --opcode="$op" --namespace-id="$nsid" \
+				--cdw10="$(rnd)" --cdw11="$(rnd 2)" --cdw12="$cdw12" \
+				--cdw13="$(rnd)" --cdw2="$(rnd)" --cdw3="$(rnd)" \
+				--data-len=$len $dir
+		else
+			set -- 0x02 0x06 0x0a 0x7f 0xc5 0x14
+			shift "$(rnd 6)"
+			op=$1
+			len=4096
+			cdw10=$(rnd)
+			cdw11=$(rnd)
+			case $op in
+			0x02)	# NUMD: 4 KiB (test_passthru checks one above MDTS)
+				cdw10=$(( (1023 << 16) | (cdw10 & 0xffff) ))
+				cdw11=$((cdw11 & 0xffff0000)) ;;
+			0x7f | 0xc5 | 0x14) len=0 ;;
+			esac
+			set -- admin-passthru $d --opcode="$op" --namespace-id="$nsid" \
+				--cdw10="$cdw10" --cdw11="$cdw11" --cdw12="$(rnd)" \
+				--cdw13="$(rnd)" --data-len=$len --read
+		fi
+		timeout 20 nvme "$@" </dev/urandom >/tmp/pt.out 2>&1
+		if [ $? = 124 ]; then
+			echo "passthru_fuzz: timed out: nvme $*"
+			check "command $k completes" false
+			return 1
+		fi
+		grep -q "NVMe status" /tmp/pt.out && statuses=$((statuses + 1))
+		k=$((k + 1))
+	done
+	echo "passthru_fuzz: $n random commands, $statuses ended with an NVMe error status"
+	check "some were rejected" [ $statuses -gt 0 ]
+	check "device still works" dd if=/dev/urandom of=/dev/nvme0n1 bs=64k count=16 oflag=direct
+	check "and reads" dd if=/dev/nvme0n1 of=/dev/null bs=64k count=16 iflag=direct
 	check "rmmod" unload_nvmev
 }
 
@@ -246,12 +330,154 @@ test_stats_reset() {
 	check "rmmod" unload_nvmev
 }
 
-test_reload() {
-	for i in 1 2 3; do
-		check "insmod $i" load_nvmev || return 1
-		check "io $i" dd if=/dev/urandom of=/dev/nvme0n1 bs=64k count=32 oflag=direct
-		check "rmmod $i" unload_nvmev
+# bad_write FILE VALUE: writing VALUE to FILE fails
+bad_write() {
+	if sh -c "echo '$2' >'$1'" 2>/dev/null; then
+		echo "writing '$2' to $1 succeeded"
+		return 1
+	fi
+}
+
+# Every writable debugfs file: invalid values fail with an error and change
+# nothing (module parameters: bad_params; hint fields: hints_placement).
+test_bad_attrs() {
+	check "insmod" load_nvmev || return 1
+	check "write" dd if=/dev/urandom of=/dev/nvme0n1 bs=64k count=4 oflag=direct
+	scale=$(cat "$DBG/time_scale")
+	writes=$(value model_writes "$DBG/stats")
+	for v in 0 10001 -1 abc 1.5 ""; do
+		check "time_scale '$v'" bad_write "$DBG/time_scale" "$v"
 	done
+	check "time_scale unchanged" [ "$(cat "$DBG/time_scale")" = "$scale" ]
+	for v in 0 no 2 abc; do
+		check "stats_reset '$v'" bad_write "$DBG/stats_reset" "$v"
+	done
+	check "counters kept" [ "$(value model_writes "$DBG/stats")" = "$writes" ]
+	echo 8 >"$DBG/locate"
+	nsze=$(value namespace_lbas "$DBG/geometry")
+	for v in "$nsze" 18446744073709551615 -1 abc; do
+		check "locate '$v'" bad_write "$DBG/locate" "$v"
+	done
+	check "locate query kept" grep -q "^lba=8 " "$DBG/locate"
+	check "rmmod" unload_nvmev
+}
+
+# Leaks: kmemleak (debug kernel) scans after the other tests ran and their
+# modules were unloaded; anything unreferenced since boot fails the run.
+test_kmemleak() {
+	k=/sys/kernel/debug/kmemleak
+	check "kmemleak in this kernel" [ -e $k ] || return 1
+	# two scans: an object must be unreferenced in both to be reported
+	echo scan >$k
+	sleep 2
+	echo scan >$k
+	cat $k >/tmp/leaks
+	echo "kmemleak: $(grep -c '^unreferenced object' /tmp/leaks) unreferenced objects"
+	head -40 /tmp/leaks
+	check "no leaks" [ ! -s /tmp/leaks ]
+}
+
+# LIFECYCLE_CYCLES (default 20) insmod/rmmod cycles, each writing a
+# random MiB at a different offset and reading it back.
+test_lifecycle() {
+	n=${LIFECYCLE_CYCLES:-20}
+	dd if=/dev/urandom of=/tmp/pattern bs=1M count=1 2>/dev/null
+	# "cycle", not "i": load_nvmev's wait loop counts with i
+	cycle=0
+	while [ $cycle -lt "$n" ]; do
+		check "insmod $cycle" load_nvmev || return 1
+		check "write $cycle" dd if=/tmp/pattern of=/dev/nvme0n1 bs=1M seek=$cycle oflag=direct
+		check "read back $cycle" sh -c "dd if=/dev/nvme0n1 bs=1M skip=$cycle count=1 \
+			iflag=direct 2>/dev/null | cmp - /tmp/pattern"
+		check "rmmod $cycle" unload_nvmev || return 1
+		cycle=$((cycle + 1))
+	done
+	echo "lifecycle: $n load/unload cycles with I/O"
+}
+
+# fio_bg NAME ARGS...: a verifying fio job in the background ($fio_pid)
+fio_bg() {
+	name=$1
+	shift
+	fio --name="$name" --filename=/dev/nvme0n1 --direct=1 --ioengine=libaio \
+		--verify=crc32c --verify_fatal=1 "$@" --output=/tmp/"$name".out &
+	fio_pid=$!
+}
+
+# Controller resets and namespace rescans while fio writes and verifies:
+# the nvme driver requeues what was in flight, nothing is lost or fails.
+test_reset_under_io() {
+	check "insmod" load_nvmev capacity_mib=128 || return 1
+	fio_bg resets --size=64M --bs=16k --rw=randwrite --iodepth=16
+	for k in 1 2 3; do
+		sleep 1
+		check "nvme reset $k" nvme reset /dev/nvme0
+		check "ns-rescan $k" nvme ns-rescan /dev/nvme0
+	done
+	check "fio verified through resets" wait $fio_pid
+	grep -E "err=|WRITE:|READ:" /tmp/resets.out | sed 's/^ */reset_under_io: /'
+	check "rmmod" unload_nvmev
+}
+
+# rmmod with ext4 mounted and writing: it is a surprise removal (the
+# namespace goes away under the file system, like a pulled drive). It must
+# not crash or hang; the file system sees I/O errors and can be unmounted.
+test_rmmod_mounted() {
+	check "insmod" load_nvmev || return 1
+	check "mkfs.ext4" mkfs.ext4 -q -F /dev/nvme0n1
+	check "mount" mount -t ext4 /dev/nvme0n1 /mnt
+	dd if=/dev/zero of=/mnt/f bs=64k count=4096 oflag=direct 2>/dev/null &
+	writer=$!
+	sleep 1
+	check "rmmod while mounted" timeout 60 rmmod nvmev
+	wait $writer
+	echo "rmmod_mounted: writer exit status $? (an I/O error is expected)"
+	check "device gone" [ ! -e /dev/nvme0n1 ]
+	check "umount after removal" timeout 60 umount /mnt
+	check "load again" load_nvmev
+	check "rmmod" unload_nvmev
+}
+
+# Data integrity under garbage collection: a 64 MiB drive with 7 %
+# over-provisioning written GC_PASSES x its capacity (default 4: a
+# sequential fill, random 4-64 KiB writes with a verify backlog, random
+# trims, random 4 KiB writes), fio checking every block; then the
+# device's write amplification and GC counters.
+test_gc_integrity() {
+	check "insmod" load_nvmev capacity_mib=64 op_percent=7 || return 1
+	cap=$(value capacity_bytes "$DBG/geometry")
+	common="--filename=/dev/nvme0n1 --direct=1 --ioengine=libaio --verify=crc32c --verify_fatal=1"
+	passes=${GC_PASSES:-4}
+	p=0
+	while [ $p -lt "$passes" ]; do
+		# shellcheck disable=SC2086
+		case $((p % 4)) in
+		0) check "pass $p: sequential" fio --name=seq $common --rw=write --bs=128k \
+			--iodepth=8 --size="$cap" --output=/tmp/gc.out ;;
+		1) check "pass $p: random 4-64K" fio --name=rnd $common --rw=randwrite \
+			--bsrange=4k-64k --iodepth=16 --size="$cap" --verify_backlog=512 \
+			--output=/tmp/gc.out ;;
+		2) check "pass $p: trims" fio --name=trim --filename=/dev/nvme0n1 --direct=1 \
+			--ioengine=libaio --rw=randtrim --bs=256k --size="$cap" --number_ios=64 \
+			--output=/tmp/gc.out
+		   check "pass $p: random after trims" fio --name=rnd4 $common --rw=randwrite \
+			--bs=4k --iodepth=32 --size="$cap" --output=/tmp/gc.out ;;
+		3) check "pass $p: random 4K" fio --name=rnd4b $common --rw=randwrite \
+			--bs=4k --iodepth=32 --size="$cap" --output=/tmp/gc.out ;;
+		esac || { cat /tmp/gc.out; return 1; }
+		p=$((p + 1))
+	done
+	host=$(value host_write_units "$DBG/stats")
+	nand=$(value nand_write_units "$DBG/stats")
+	echo "gc_integrity: capacity $((cap >> 20)) MiB, host wrote $((host * 4096 >> 20)) MiB," \
+		"NAND $((nand * 4096 >> 20)) MiB, waf_milli=$(value waf_milli "$DBG/stats")," \
+		"gc_cycles=$(value gc_cycles "$DBG/stats") gc_fg_cycles=$(value gc_fg_cycles "$DBG/stats")"
+	check "wrote >= 3x capacity" [ $((host * 4096)) -ge $((3 * cap)) ]
+	check "GC ran" [ "$(value gc_cycles "$DBG/stats")" -gt 0 ]
+	# idle time must not turn into copies (it once gave 31 here)
+	check "write amplification < 8" [ "$(value waf_milli "$DBG/stats")" -lt 8000 ]
+	check "no device errors" [ "$(value nvme_io_errors "$DBG/stats")" = 0 ]
+	check "rmmod" unload_nvmev
 }
 
 # fio_terse FIELD fio-args...: one field of fio's terse v3 output
@@ -682,6 +908,10 @@ fs_workload() {
 			nvmev-layout --format csv /mnt/$set | grep '^#' | tr '\n' ' ' |
 				sed "s|^|$tag hints=$h layout $set: |"
 			echo
+			# LAYOUT_UNITS=1: and where each of their 4 KiB units is
+			# shellcheck disable=SC2086
+			[ -n "${LAYOUT_UNITS:-}" ] && nvmev-layout --units --format csv /mnt/$set |
+				grep -v '^#' | sed "s|^|$tag hints=$h unit: |"
 		done
 		umount /mnt
 		rel=$(sed -n 's/^# relative_throughput=//p' /tmp/wl.csv)
