@@ -3,12 +3,12 @@
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
-PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_experiment ext4_fileserver"
+PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_gc_integrity ext4_experiment ext4_fileserver"
 # Run by name or by scripts/ext4-experiments.sh: ext4_dof and
 # ext4_fileserver_small (no bound), ext4_sqlite (below its bound).
 # The debug kernel's tier (KASAN, kmemleak, lockdep; scripts/run-checks.sh
 # "debug"): every functional test, none that measures time, then a leak scan.
-DEBUG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_capability hints_placement hints_disabled ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition kmemleak"
+DEBUG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_capability hints_placement hints_disabled ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -807,6 +807,41 @@ test_ext4_overwrite() {
 	check "reads carry no hints" sh -c "cat /mnt/f >/dev/null; echo 3 >/proc/sys/vm/drop_caches; cat /mnt/f >/dev/null; [ \$(sed -n 's/^hint_ignored_opcode=//p' $DBG/stats) = 0 ]"
 	check "umount" umount /mnt
 	check "rmmod" unload_nvmev
+}
+
+# Data integrity under GC with hints off and on: on a 64 MiB drive (7 %
+# over-provisioning) ext4 files are rewritten 3 x the capacity -- appends
+# and overwrites, so both hint kinds steer placement -- with fio verifying
+# every block, then e2fsck.
+test_ext4_gc_integrity() {
+	for h in 0 1; do
+		check "insmod" load_nvmev capacity_mib=64 op_percent=7 || return 1
+		check "mkfs+mount" mkfs_mount nodelalloc || return 1
+		echo "$h" >/sys/fs/ext4/nvme0n1/placement_hints
+		# 4 files of 10 MiB written out by fio (appends), then 4 more
+		# passes of random overwrites, each block once per pass
+		for pass in 1 2 3 4 5; do
+			check "hints=$h pass $pass: fio verify" fio --name=gc --directory=/mnt \
+				--nrfiles=4 --filesize=10M --size=40M --fallocate=none \
+				--rw=randwrite --bsrange=4k-64k --ioengine=psync --fsync=16 \
+				--verify=crc32c --verify_backlog=256 --verify_fatal=1 \
+				--output=/tmp/fio.out || { tail -20 /tmp/fio.out; return 1; }
+		done
+		s=$DBG/stats
+		echo "ext4_gc_integrity: hints=$h host $(($(value host_write_units "$s") * 4096 >> 20)) MiB," \
+			"waf_milli=$(value waf_milli "$s") gc_cycles=$(value gc_cycles "$s")" \
+			"hint_append=$(value hint_append "$s") hint_overwrite=$(value hint_overwrite "$s")"
+		check "hints=$h: 3x capacity" [ "$(value host_write_units "$s")" -ge $((3 * 64 * 256)) ]
+		check "hints=$h: GC ran" [ "$(value gc_cycles "$s")" -gt 0 ]
+		if [ "$h" = 1 ]; then
+			check "hints sent" [ "$(value hint_overwrite "$s")" -gt 0 ]
+		else
+			check "no hints sent" [ "$(value hint_overwrite "$s")" = 0 ]
+		fi
+		check "umount" umount /mnt
+		check "hints=$h: fsck" e2fsck -fn /dev/nvme0n1
+		check "rmmod" unload_nvmev
+	done
 }
 
 # Writes split by the block layer (max_sectors_kb lowered to 128 KiB): a
