@@ -20,6 +20,7 @@
 #include <linux/mm.h>
 #include <linux/errno.h>
 #include <linux/stddef.h>
+#include <asm/byteorder.h>
 
 static inline void *ftl_zalloc(size_t n, size_t size)
 {
@@ -49,6 +50,12 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memset memset
 #define ftl_memcpy memcpy
 #define ftl_printf(a, b) __printf(a, b)
+
+/* a little-endian 64-bit word read from host memory (PRP lists) */
+static inline u64 ftl_le64_to_cpu(u64 v)
+{
+	return le64_to_cpu((__force __le64)v);
+}
 
 #else /* userspace */
 
@@ -96,6 +103,15 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memcpy memcpy
 /* format checking of ftl_printf() functions is done by the kernel build */
 #define ftl_printf(a, b)
+
+static inline u64 ftl_le64_to_cpu(u64 v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return v;
+#else
+	return __builtin_bswap64(v);
+#endif
+}
 
 #endif /* __KERNEL__ */
 

@@ -12,30 +12,27 @@
 #include <linux/ktime.h>
 
 #include "nvmev.h"
+#include "nvmev_prp.h"
 
-/* Map host physical @addr for @len bytes inside one page, or NULL. */
-static void *prp_map(u64 addr)
+/* Host RAM for the PRP walker: guest physical pages, mapped one by one. */
+static void *host_page_map(void *ctx, u64 addr)
 {
 	unsigned long pfn = PHYS_PFN(addr);
 
 	if (!pfn_valid(pfn))
 		return NULL;
-	return kmap_local_page(pfn_to_page(pfn)) + offset_in_page(addr);
+	return kmap_local_page(pfn_to_page(pfn));
 }
 
-static u16 prp_chunk(void *buf, u64 addr, u32 len, bool to_host)
+static void host_page_unmap(void *ctx, void *page)
 {
-	void *p = prp_map(addr);
-
-	if (!p)
-		return NVME_SC_DATA_XFER_ERROR | NVME_STATUS_DNR;
-	if (to_host)
-		memcpy(p, buf, len);
-	else
-		memcpy(buf, p, len);
-	kunmap_local(p);
-	return NVME_SC_SUCCESS;
+	kunmap_local(page);
 }
+
+static const struct nvmev_host_mem host_ram = {
+	.map = host_page_map,
+	.unmap = host_page_unmap,
+};
 
 /*
  * Copy @len bytes between @buf and the host buffer described by the PRP
@@ -45,64 +42,17 @@ static u16 prp_chunk(void *buf, u64 addr, u32 len, bool to_host)
 u16 nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd,
 		   void *buf, u64 len, bool to_host)
 {
-	u64 prp1 = le64_to_cpu(cmd->common.dptr.prp1);
-	u64 prp2 = le64_to_cpu(cmd->common.dptr.prp2);
-	u64 *list = NULL, list_addr = prp2;
-	u32 n, idx = 0, per_page = PAGE_SIZE / sizeof(u64);
-	u16 status;
-
-	if (prp1 & 3)
-		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-	n = min_t(u64, len, PAGE_SIZE - offset_in_page(prp1));
-	status = prp_chunk(buf, prp1, n, to_host);
-	if (status)
-		return status;
-	buf += n;
-	len -= n;
-	if (!len)
+	switch (nvmev_prp_copy_mem(&host_ram,
+				   le64_to_cpu(cmd->common.dptr.prp1),
+				   le64_to_cpu(cmd->common.dptr.prp2),
+				   buf, len, to_host)) {
+	case NVMEV_PRP_OK:
 		return NVME_SC_SUCCESS;
-	if (len <= PAGE_SIZE) {
-		if (offset_in_page(prp2))
-			return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-		return prp_chunk(buf, prp2, len, to_host);
-	}
-	/* PRP2 points to a list; its last entry chains to the next list */
-	if (list_addr & 7)
+	case NVMEV_PRP_BAD_OFFSET:
 		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-	idx = offset_in_page(list_addr) / sizeof(u64);
-	while (len) {
-		u64 entry;
-
-		if (!list) {
-			list = prp_map(list_addr & PAGE_MASK);
-			if (!list)
-				return NVME_SC_DATA_XFER_ERROR | NVME_STATUS_DNR;
-		}
-		entry = le64_to_cpu(list[idx]);
-		if (idx == per_page - 1 && len > PAGE_SIZE) {
-			kunmap_local(list);
-			list = NULL;
-			if (offset_in_page(entry))
-				return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-			list_addr = entry;
-			idx = 0;
-			continue;
-		}
-		if (offset_in_page(entry)) {
-			status = NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-			break;
-		}
-		n = min_t(u64, len, PAGE_SIZE);
-		status = prp_chunk(buf, entry, n, to_host);
-		if (status)
-			break;
-		buf += n;
-		len -= n;
-		idx++;
+	default:
+		return NVME_SC_DATA_XFER_ERROR | NVME_STATUS_DNR;
 	}
-	if (list)
-		kunmap_local(list);
-	return status;
 }
 
 static u16 ftl_status(int ret)

@@ -12,6 +12,7 @@ packages=(
 	shellcheck linux-source-6.1 xz-utils
 	ccache bc bison flex libelf-dev libssl-dev
 	gnuplot-nox libsqlite3-dev
+	clang libclang-rt-14-dev
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #   patched  the kernel built with host-patches/ (ext4 hints) in a guest
 #   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
 #            the functional guest tests; any kernel report fails
+#   fuzz     libFuzzer over PRP walking, hints and the model's commands
 #   style    checkpatch.pl on kernel C, shellcheck on scripts
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -14,6 +15,9 @@ build=${BUILD:-build}
 jobs=$(nproc)
 passed=0
 failed=0
+# NVMEV_LONG=1: the long mode of the robustness tiers (fuzz 10 min here,
+# more cycles and GC passes in the debug tier below)
+[ -n "${NVMEV_LONG:-}" ] && export FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 
 tier() { # name command...
 	local name=$1
@@ -58,6 +62,7 @@ release() {
 
 if tier release release; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+if tier fuzz scripts/fuzz.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier guest scripts/guest-test.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 patched() {
 	local tree

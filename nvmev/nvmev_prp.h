@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device's parser of a command's data pointer (PRP1, PRP2 and PRP
+ * lists). It reaches host memory only through struct nvmev_host_mem and
+ * uses nothing but ftl/ftl_compat.h, so the same file builds into nvmev.ko
+ * and into the userspace fuzz target (tests/fuzz/), which gives it a fake
+ * host memory.
+ */
+#ifndef NVMEV_PRP_H
+#define NVMEV_PRP_H
+
+#include "ftl_compat.h"
+
+/* Memory page size of the controller (CC.MPS = 0, the only one offered). */
+#define NVMEV_PRP_PAGE		4096u
+
+/* How the walker sees host memory: one page at a time. */
+struct nvmev_host_mem {
+	/* the page at page-aligned @addr, or NULL if it is not host RAM */
+	void *(*map)(void *ctx, u64 addr);
+	void (*unmap)(void *ctx, void *page);
+	void *ctx;
+};
+
+enum nvmev_prp_result {
+	NVMEV_PRP_OK,
+	NVMEV_PRP_BAD_OFFSET,	/* an entry breaks the PRP alignment rules */
+	NVMEV_PRP_NOT_RAM,	/* an entry or list points outside host RAM */
+};
+
+/*
+ * Copy @len bytes between @buf and the host buffer described by @prp1 and
+ * @prp2 (to the host if @to_host). Stops at the first bad entry; pages
+ * copied before it stay copied, as with a real device's DMA.
+ */
+enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
+					 u64 prp1, u64 prp2, void *buf,
+					 u64 len, bool to_host);
+
+#endif /* NVMEV_PRP_H */
