@@ -73,11 +73,15 @@ patched() {
 if tier patched patched; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # NVMEV_LONG=1: the documented long mode (more load cycles, GC passes)
 debug() {
-	local tree long=
-	[ -n "${NVMEV_LONG:-}" ] && long="LIFECYCLE_CYCLES=200 GC_PASSES=12"
+	local tree tests=debug counts="LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=100" limit=1800
+	if [ -n "${NVMEV_LONG:-}" ]; then
+		tests=debug_long
+		counts="LIFECYCLE_CYCLES=200 GC_PASSES=12 PASSTHRU_FUZZ=2000"
+		limit=7200
+	fi
 	tree=$(scripts/kernel/build-kernel.sh --debug | tail -1) &&
-		KERNEL_TREE=$tree GUEST_NAME=debug GUEST_TIMEOUT=2400 GUEST_APPEND="$long" \
-			scripts/guest-test.sh debug
+		KERNEL_TREE=$tree GUEST_NAME=debug GUEST_TIMEOUT=$limit GUEST_APPEND="$counts" \
+			scripts/guest-test.sh "$tests"
 }
 
 if tier debug debug; then passed=$((passed + 1)); else failed=$((failed + 1)); fi

@@ -58,6 +58,7 @@ run_tests() {
 	[ "$list" = all ] && list=$ALL_TESTS
 	[ "$list" = patched ] && list=$PATCHED_TESTS
 	[ "$list" = debug ] && list=$DEBUG_TESTS
+	[ "$list" = debug_long ] && list=$DEBUG_LONG_TESTS
 	for t in $(echo "$list" | tr ',' ' '); do
 		CURRENT=$t
 		FIRST_FAIL=

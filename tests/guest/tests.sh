@@ -7,10 +7,15 @@ PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_ove
 # Run by name or by scripts/ext4-experiments.sh: ext4_dof and
 # ext4_fileserver_small (no bound), ext4_sqlite (below its bound).
 # The debug kernel's tier (KASAN, kmemleak, lockdep; scripts/run-checks.sh
-# "debug"): every functional test, none that measures time, then a leak scan.
-# Not hints_capability and hints_disabled: they need a host that leaves the
+# "debug"): the tests that drive every path of the module -- loading,
+# admin and I/O commands, PRPs, DSM, polling, resets, surprise removal, GC,
+# hints, the ext4 hint plumbing -- with fewer cycles (run-checks passes
+# LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=100), then a leak scan. debug_long
+# (NVMEV_LONG=1) is every functional test with long counts. Neither has
+# hints_capability or hints_disabled: they need a host that leaves the
 # hint feature off, and this kernel's nvme driver turns it on.
-DEBUG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
+DEBUG_TESTS="smoke bad_params raw_verify polled discard passthru passthru_fuzz stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split kmemleak"
+DEBUG_LONG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
