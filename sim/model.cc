@@ -13,6 +13,19 @@ ftl_config default_config() {
   return cfg;
 }
 
+ftl_config small_config() {
+  ftl_config c = default_config();
+  c.channels = 2;
+  c.dies_per_channel = 2;
+  c.planes_per_die = 1;
+  c.page_bytes = 16384;
+  c.pages_per_block = 16;
+  c.capacity_mib = 32;
+  c.op_percent = 20;
+  c.write_buffer_kib = 1024;
+  return c;
+}
+
 ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint) {
   ftl_cmd c{};
   c.op = op;

@@ -58,6 +58,9 @@ constexpr uint64_t kDefaultCapacityMib = 4096;
 
 // The table's defaults with the simulator's default capacity.
 ftl_config default_config();
+// A small drive that garbage-collects a lot: 4 dies, 256 KiB blocks,
+// 32 MiB (unit tests, the fuzz target).
+ftl_config small_config();
 // Fill in the simulator's default capacity if no size was given.
 void apply_default_capacity(ftl_config& cfg);
 

@@ -119,22 +119,8 @@ void fuzz_hint(Input& in) {
   }
 }
 
-// A small drive that garbage-collects soon: 4 dies, 256 KiB blocks.
-ftl_config small_drive() {
-  ftl_config c = nvmev::default_config();
-  c.channels = 2;
-  c.dies_per_channel = 2;
-  c.planes_per_die = 1;
-  c.page_bytes = 16384;
-  c.pages_per_block = 16;
-  c.capacity_mib = 16;
-  c.op_percent = 20;
-  c.write_buffer_kib = 512;
-  return c;
-}
-
 void fuzz_model(Input& in) {
-  nvmev::Model m(small_drive());
+  nvmev::Model m(nvmev::small_config());
   const uint64_t cap = m.capacity_bytes();
   uint64_t now = 0;
   for (int i = 0; i < 64 && !in.empty(); i++) {

@@ -21,20 +21,6 @@ inline ftl_config paper_config(uint64_t capacity_mib = 1024) {
   return c;
 }
 
-// A small device that garbage-collects a lot: 4 dies, 256 KiB blocks.
-inline ftl_config small_config() {
-  ftl_config c = default_config();
-  c.channels = 2;
-  c.dies_per_channel = 2;
-  c.planes_per_die = 1;
-  c.page_bytes = 16384;
-  c.pages_per_block = 16;
-  c.capacity_mib = 32;
-  c.op_percent = 20;
-  c.write_buffer_kib = 1024;
-  return c;
-}
-
 inline ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE) {
   return make_cmd(op, off, len, hint);
 }
