@@ -46,7 +46,7 @@ awk -v out="$out" '
 	}' "$out/guest-console.txt"
 
 # summary: one line per workload and hint setting, from the fragmented rows
-# (a case run several times, as the worst cases are: the run with the
+# (a case run several times, e.g. by naming a test twice: the run with the
 # median fraction)
 {
 	echo "test,case,hints,relative,dof,collisions,collision_wait_us,contiguous_collisions,contiguous_wait_us"
