@@ -402,20 +402,14 @@ test_lifecycle() {
 	echo "lifecycle: $n load/unload cycles with I/O"
 }
 
-# fio_bg NAME ARGS...: a verifying fio job in the background ($fio_pid)
-fio_bg() {
-	name=$1
-	shift
-	fio --name="$name" --filename=/dev/nvme0n1 --direct=1 --ioengine=libaio \
-		--verify=crc32c --verify_fatal=1 "$@" --output=/tmp/"$name".out &
-	fio_pid=$!
-}
-
 # Controller resets and namespace rescans while fio writes and verifies:
 # the nvme driver requeues what was in flight, nothing is lost or fails.
 test_reset_under_io() {
 	check "insmod" load_nvmev capacity_mib=128 || return 1
-	fio_bg resets --size=64M --bs=16k --rw=randwrite --iodepth=16
+	fio --name=resets --filename=/dev/nvme0n1 --direct=1 --ioengine=libaio \
+		--verify=crc32c --verify_fatal=1 --size=64M --bs=16k --rw=randwrite \
+		--iodepth=16 --output=/tmp/resets.out &
+	fio_pid=$!
 	for k in 1 2 3; do
 		sleep 1
 		check "nvme reset $k" nvme reset /dev/nvme0
@@ -443,6 +437,22 @@ test_rmmod_mounted() {
 	check "umount after removal" timeout 60 umount /mnt
 	check "load again" load_nvmev
 	check "rmmod" unload_nvmev
+}
+
+# gc_run_checks TAG: what a GC integrity run wrote (host and NAND), its
+# write amplification, GC cycles and hints; it must have written at least
+# 3x the capacity and garbage-collected.
+gc_run_checks() {
+	s=$DBG/stats
+	cap=$(value capacity_bytes "$DBG/geometry")
+	host=$(value host_write_units "$s")
+	echo "$1: capacity $((cap >> 20)) MiB, host wrote $((host * 4096 >> 20)) MiB," \
+		"NAND $(($(value nand_write_units "$s") * 4096 >> 20)) MiB," \
+		"waf_milli=$(value waf_milli "$s") gc_cycles=$(value gc_cycles "$s")" \
+		"gc_fg_cycles=$(value gc_fg_cycles "$s") hint_append=$(value hint_append "$s")" \
+		"hint_overwrite=$(value hint_overwrite "$s")"
+	check "$1: wrote >= 3x capacity" [ $((host * 4096)) -ge $((3 * cap)) ]
+	check "$1: GC ran" [ "$(value gc_cycles "$s")" -gt 0 ]
 }
 
 # Data integrity under garbage collection: a 64 MiB drive with 7 %
@@ -474,13 +484,7 @@ test_gc_integrity() {
 		esac || { cat /tmp/gc.out; return 1; }
 		p=$((p + 1))
 	done
-	host=$(value host_write_units "$DBG/stats")
-	nand=$(value nand_write_units "$DBG/stats")
-	echo "gc_integrity: capacity $((cap >> 20)) MiB, host wrote $((host * 4096 >> 20)) MiB," \
-		"NAND $((nand * 4096 >> 20)) MiB, waf_milli=$(value waf_milli "$DBG/stats")," \
-		"gc_cycles=$(value gc_cycles "$DBG/stats") gc_fg_cycles=$(value gc_fg_cycles "$DBG/stats")"
-	check "wrote >= 3x capacity" [ $((host * 4096)) -ge $((3 * cap)) ]
-	check "GC ran" [ "$(value gc_cycles "$DBG/stats")" -gt 0 ]
+	gc_run_checks gc_integrity
 	# idle time must not turn into copies (it once gave 31 here)
 	check "write amplification < 8" [ "$(value waf_milli "$DBG/stats")" -lt 8000 ]
 	check "no device errors" [ "$(value nvme_io_errors "$DBG/stats")" = 0 ]
@@ -834,16 +838,11 @@ test_ext4_gc_integrity() {
 				--verify=crc32c --verify_backlog=256 --verify_fatal=1 \
 				--output=/tmp/fio.out || { tail -20 /tmp/fio.out; return 1; }
 		done
-		s=$DBG/stats
-		echo "ext4_gc_integrity: hints=$h host $(($(value host_write_units "$s") * 4096 >> 20)) MiB," \
-			"waf_milli=$(value waf_milli "$s") gc_cycles=$(value gc_cycles "$s")" \
-			"hint_append=$(value hint_append "$s") hint_overwrite=$(value hint_overwrite "$s")"
-		check "hints=$h: 3x capacity" [ "$(value host_write_units "$s")" -ge $((3 * 64 * 256)) ]
-		check "hints=$h: GC ran" [ "$(value gc_cycles "$s")" -gt 0 ]
+		gc_run_checks "ext4_gc_integrity hints=$h"
 		if [ "$h" = 1 ]; then
-			check "hints sent" [ "$(value hint_overwrite "$s")" -gt 0 ]
+			check "hints sent" [ "$(value hint_overwrite "$DBG/stats")" -gt 0 ]
 		else
-			check "no hints sent" [ "$(value hint_overwrite "$s")" = 0 ]
+			check "no hints sent" [ "$(value hint_overwrite "$DBG/stats")" = 0 ]
 		fi
 		check "umount" umount /mnt
 		check "hints=$h: fsck" e2fsck -fn /dev/nvme0n1
