@@ -46,8 +46,6 @@ awk -v out="$out" '
 	}' "$out/guest-console.txt"
 
 # summary: one line per workload and hint setting, from the fragmented rows
-# (a case run several times, e.g. by naming a test twice: the run with the
-# median fraction)
 {
 	echo "test,case,hints,relative,dof,collisions,collision_wait_us,contiguous_collisions,contiguous_wait_us"
 	for f in "$out"/ext4_*.csv; do
@@ -59,22 +57,9 @@ awk -v out="$out" '
 			$col["file"] == "contiguous" { cc[key] = $col["collisions"] "," $col["collision_wait_us"] }
 			$col["file"] == "fragmented" {
 				ext = col["extents"] ? $col["extents"] : $col["extents_per_file"]
-				if (!(key in runs)) order[++n] = key
-				r = ++runs[key]; rel[key, r] = $col["relative"]
-				row[key, r] = sprintf("%s,%s,%s,%.4f,%s,%d,%d", t, c,
+				order[++n] = key; row[key] = sprintf("%s,%s,%s,%.4f,%s,%d,%d", t, c,
 					$col["hints"], $col["relative"], ext, $col["collisions"], $col["collision_wait_us"]) }
-			END {
-				for (i = 1; i <= n; i++) {
-					k = order[i]; m = runs[k]; pick = 1
-					for (a = 1; a <= m; a++) {
-						below = 0
-						for (b = 1; b <= m; b++)
-							if (rel[k, b] < rel[k, a] || (rel[k, b] == rel[k, a] && b < a)) below++
-						if (below == int((m - 1) / 2)) pick = a
-					}
-					print row[k, pick] "," cc[k]
-				}
-			}' "$f"
+			END { for (i = 1; i <= n; i++) print row[order[i]] "," cc[order[i]] }' "$f"
 	done
 } >"$out/summary.csv"
 
