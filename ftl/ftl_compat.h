@@ -51,10 +51,15 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memcpy memcpy
 #define ftl_printf(a, b) __printf(a, b)
 
-/* a little-endian 64-bit word read from host memory (PRP lists) */
+/* little-endian words read from host memory (commands, PRP lists) */
 static inline u64 ftl_le64_to_cpu(u64 v)
 {
 	return le64_to_cpu((__force __le64)v);
+}
+
+static inline u32 ftl_le32_to_cpu(u32 v)
+{
+	return le32_to_cpu((__force __le32)v);
 }
 
 #else /* userspace */
@@ -110,6 +115,15 @@ static inline u64 ftl_le64_to_cpu(u64 v)
 	return v;
 #else
 	return __builtin_bswap64(v);
+#endif
+}
+
+static inline u32 ftl_le32_to_cpu(u32 v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return v;
+#else
+	return __builtin_bswap32(v);
 #endif
 }
 

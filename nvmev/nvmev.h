@@ -5,8 +5,10 @@
  * Layers, each in its own file, as in drivers/nvme/target:
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
  *   nvmev_ctrl.c    BAR registers, queues, doorbells, the worker thread
+ *   nvmev_cmd.c     parsing of commands (portable, fuzzed in userspace)
+ *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
- *   nvmev_io.c      NVM command set and data movement (PRPs)
+ *   nvmev_io.c      NVM command set and data movement
  *   nvmev_debugfs.c geometry and statistics
  * The flash model (ftl/) only decides *when* an I/O completes.
  */
@@ -20,18 +22,13 @@
 #include <linux/types.h>
 
 #include "ftl.h"
+#include "nvmev_cmd.h"
 #include "nvmev_hint.h"
 
 #define NVMEV_BAR_SIZE		SZ_16K	/* registers, doorbells, MSI-X */
 #define NVMEV_MSIX_OFFSET	0x2000	/* table in BAR0 */
 #define NVMEV_PBA_OFFSET	0x3000
 #define NVMEV_STORAGE_OFFSET	SZ_1M	/* data starts 1 MiB into memmap */
-#define NVMEV_MAX_IO_QUEUES	64
-#define NVMEV_MAX_QUEUES	(NVMEV_MAX_IO_QUEUES + 1)
-#define NVMEV_MQES		1023	/* CAP.MQES: 1024 entries, 0's based */
-#define NVMEV_MDTS		8	/* 2^8 x 4 KiB = 1 MiB per command */
-#define NVMEV_AERL		3	/* 4 outstanding AERs */
-#define NVMEV_NSID		1
 /* one slot per entry of every possible queue: the heap cannot overflow */
 #define NVMEV_DONE_SLOTS	(NVMEV_MAX_QUEUES * (NVMEV_MQES + 1))
 
@@ -83,7 +80,6 @@ struct nvmev_dev {
 	struct ftl_config cfg;
 	u64 memmap_start;
 	u64 memmap_size;
-	u32 lba_shift;
 	u32 max_io_queues;
 	int cpu;			/* worker CPU, -1 = any */
 	u32 spin_us;			/* busy-poll this long after activity */
@@ -99,7 +95,8 @@ struct nvmev_dev {
 	u32 __iomem *dbs;
 	void *storage;
 	u64 storage_bytes;
-	u64 nsze;			/* namespace size in LBAs */
+	/* namespace size and format, hint feature: what the parser sees */
+	struct nvmev_ns_view ns;
 
 	/* controller state, owned by the worker thread */
 	u32 cc;
@@ -112,7 +109,6 @@ struct nvmev_dev {
 	u32 coalesce_time_us;
 	DECLARE_BITMAP(vector_no_coalesce, NVMEV_MAX_QUEUES);
 	bool vwc;			/* volatile write cache enabled */
-	bool hints_enabled;		/* feature NVMEV_HINT_FID, host-set */
 	u64 seq;
 
 	/* completions in flight: min-heap on (due_ns, seq) */

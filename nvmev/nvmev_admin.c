@@ -17,23 +17,20 @@
 #define NVMEV_MN	"nvmev virtual SSD"
 #define NVMEV_FR	"0.1"
 
-static void done(struct nvmev_dev *dev, struct nvme_command *cmd, u16 status,
-		 u32 result)
+static void done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		 u16 status, u32 result)
 {
 	dev->stats.admin_cmds++;
 	if (status)
 		dev->stats.admin_errors++;
-	nvmev_complete(dev, 0, cmd->common.command_id, status, result,
-		       ktime_get_ns());
+	nvmev_complete(dev, 0, req->cid, status, result, ktime_get_ns());
 }
 
 /* Copy @len bytes of @buf to the host buffer of @cmd, or fail it. */
 static void reply(struct nvmev_dev *dev, struct nvme_command *cmd,
-		  void *buf, u32 len)
+		  const struct nvmev_admin_req *req, void *buf, u32 len)
 {
-	int ret = nvmev_prp_copy(dev, cmd, buf, len, true);
-
-	done(dev, cmd, ret ? ret : NVME_SC_SUCCESS, 0);
+	done(dev, req, nvmev_prp_copy(dev, cmd, buf, len, true), 0);
 }
 
 static void pad_copy(char *dst, const char *src, size_t n)
@@ -96,12 +93,12 @@ static void ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
 static void identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 {
 	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
-	u32 per_lba = dev->lba_shift;
+	u32 per_lba = dev->ns.lba_shift;
 	u64 pu_bytes = (u64)g->pu_units * FTL_MAP_UNIT;
 
-	id->nsze = cpu_to_le64(dev->nsze);
-	id->ncap = cpu_to_le64(dev->nsze);
-	id->nuse = cpu_to_le64(dev->nsze);
+	id->nsze = cpu_to_le64(dev->ns.nsze);
+	id->ncap = cpu_to_le64(dev->ns.nsze);
+	id->nuse = cpu_to_le64(dev->ns.nsze);
 	/* preferred write/deallocate granularities and the stripe */
 	id->nsfeat = 1 << 4;
 	id->npwg = cpu_to_le16((pu_bytes >> per_lba) - 1);
@@ -117,53 +114,36 @@ static void identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 	ns_ids(dev, id->eui64, id->nguid);
 }
 
-static void identify(struct nvmev_dev *dev, struct nvme_command *cmd)
+static void identify(struct nvmev_dev *dev, struct nvme_command *cmd,
+		     const struct nvmev_admin_req *req)
 {
-	u32 nsid = le32_to_cpu(cmd->identify.nsid);
-	u8 cns = cmd->identify.cns;
 	void *buf = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	u8 *p = buf;
 
 	if (!buf) {
-		done(dev, cmd, NVME_SC_INTERNAL, 0);
+		done(dev, req, NVME_SC_INTERNAL, 0);
 		return;
 	}
-	switch (cns) {
+	switch (req->cns) {
 	case NVME_ID_CNS_CTRL:
 		identify_ctrl(dev, buf);
 		break;
 	case NVME_ID_CNS_NS:
-		if (nsid != NVMEV_NSID) {
-			done(dev, cmd, NVME_SC_INVALID_NS | NVME_STATUS_DNR, 0);
-			goto out;
-		}
 		identify_ns(dev, buf);
 		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
-		if (nsid >= 0xfffffffe) {
-			done(dev, cmd, NVME_SC_INVALID_NS | NVME_STATUS_DNR, 0);
-			goto out;
-		}
-		if (nsid < NVMEV_NSID)
+		if (req->nsid < NVMEV_NSID)
 			put_unaligned_le32(NVMEV_NSID, p);
 		break;
 	case NVME_ID_CNS_NS_DESC_LIST:
-		if (nsid != NVMEV_NSID) {
-			done(dev, cmd, NVME_SC_INVALID_NS | NVME_STATUS_DNR, 0);
-			goto out;
-		}
 		p[0] = NVME_NIDT_EUI64;
 		p[1] = NVME_NIDT_EUI64_LEN;
 		p[4 + 8] = NVME_NIDT_NGUID;
 		p[4 + 8 + 1] = NVME_NIDT_NGUID_LEN;
 		ns_ids(dev, p + 4, p + 4 + 8 + 4);
 		break;
-	default:
-		done(dev, cmd, NVME_SC_INVALID_FIELD | NVME_STATUS_DNR, 0);
-		goto out;
 	}
-	reply(dev, cmd, buf, NVME_IDENTIFY_DATA_SIZE);
-out:
+	reply(dev, cmd, req, buf, NVME_IDENTIFY_DATA_SIZE);
 	kfree(buf);
 }
 
@@ -217,271 +197,187 @@ static void effects_log(struct nvme_effects_log *e)
 	e->iocs[nvme_cmd_dsm] = e->iocs[nvme_cmd_write];
 }
 
-static void get_log_page(struct nvmev_dev *dev, struct nvme_command *cmd)
+/* the sizes nvmev_log_page_size() gives the parser */
+static_assert(sizeof(struct nvme_smart_log) == 512);
+static_assert(sizeof(struct nvme_effects_log) == 4096);
+
+/* fields checked by nvmev_admin_parse(): a known log, offset inside it */
+static void get_log_page(struct nvmev_dev *dev, struct nvme_command *cmd,
+			 const struct nvmev_admin_req *req)
 {
-	u32 cdw10 = le32_to_cpu(cmd->common.cdw10);
-	u32 cdw11 = le32_to_cpu(cmd->common.cdw11);
-	u64 off = le32_to_cpu(cmd->common.cdw12) |
-		  ((u64)le32_to_cpu(cmd->common.cdw13) << 32);
-	u32 numd = (cdw10 >> 16) | ((cdw11 & 0xffff) << 16);
-	u64 len = ((u64)numd + 1) * 4;
-	u8 lid = cdw10 & 0xff;
-	u32 size;
 	u8 *page, *out;
 
-	/* MDTS bounds admin transfers too; NUMD is host-chosen, up to 16 GiB */
-	if (len > (SZ_4K << NVMEV_MDTS)) {
-		done(dev, cmd, NVME_SC_INVALID_FIELD | NVME_STATUS_DNR, 0);
-		return;
-	}
 	page = kzalloc(SZ_4K, GFP_KERNEL);
 	if (!page) {
-		done(dev, cmd, NVME_SC_INTERNAL, 0);
+		done(dev, req, NVME_SC_INTERNAL, 0);
 		return;
 	}
-	switch (lid) {
-	case NVME_LOG_ERROR:
-		size = 64;		/* one, empty, error information entry */
-		break;
+	switch (req->lid) {
 	case NVME_LOG_SMART:
 		smart_log(dev, (struct nvme_smart_log *)page);
-		size = sizeof(struct nvme_smart_log);
 		break;
 	case NVME_LOG_FW_SLOT:
 		page[0] = 1;		/* slot 1 active */
 		memcpy(page + 8, NVMEV_FR, strlen(NVMEV_FR));
-		size = 512;
 		break;
 	case NVME_LOG_CMD_EFFECTS:
 		effects_log((struct nvme_effects_log *)page);
-		size = sizeof(struct nvme_effects_log);
 		break;
-	default:
-		done(dev, cmd, NVME_SC_INVALID_LOG_PAGE | NVME_STATUS_DNR, 0);
-		goto out;
-	}
-	if (off >= size || (off & 3)) {
-		done(dev, cmd, NVME_SC_INVALID_FIELD | NVME_STATUS_DNR, 0);
-		goto out;
 	}
 	/* bytes past the end of the page read as zero */
-	out = kvzalloc(len, GFP_KERNEL);
+	out = kvzalloc(req->log_len, GFP_KERNEL);
 	if (!out) {
-		done(dev, cmd, NVME_SC_INTERNAL, 0);
+		done(dev, req, NVME_SC_INTERNAL, 0);
 		goto out;
 	}
-	memcpy(out, page + off, min_t(u64, len, size - off));
-	reply(dev, cmd, out, len);
+	memcpy(out, page + req->log_off,
+	       min_t(u64, req->log_len, req->log_size - req->log_off));
+	reply(dev, cmd, req, out, req->log_len);
 	kvfree(out);
 out:
 	kfree(page);
 }
 
-static u16 set_features(struct nvmev_dev *dev, struct nvme_command *cmd,
-			u32 *result)
+/* field values checked by nvmev_admin_parse() */
+static u32 set_features(struct nvmev_dev *dev,
+			const struct nvmev_admin_req *req)
 {
-	u32 cdw10 = le32_to_cpu(cmd->common.cdw10);
-	u32 cdw11 = le32_to_cpu(cmd->common.cdw11);
-	u32 nsq, ncq, iv;
+	u32 v = req->cdw11, iv = v & 0xffff;
 
-	if (cdw10 & (1u << 31))
-		return NVME_SC_FEATURE_NOT_SAVEABLE | NVME_STATUS_DNR;
-	switch (cdw10 & 0xff) {
+	switch (req->fid) {
 	case NVME_FEAT_NUM_QUEUES:
-		nsq = cdw11 & 0xffff;
-		ncq = cdw11 >> 16;
-		if (nsq == 0xffff || ncq == 0xffff)
-			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-		dev->nr_io_queues = min3(nsq + 1, ncq + 1, dev->max_io_queues);
-		*result = (dev->nr_io_queues - 1) | ((dev->nr_io_queues - 1) << 16);
-		return NVME_SC_SUCCESS;
+		dev->nr_io_queues = min3((v & 0xffff) + 1, (v >> 16) + 1,
+					 dev->max_io_queues);
+		return (dev->nr_io_queues - 1) | ((dev->nr_io_queues - 1) << 16);
 	case NVME_FEAT_IRQ_COALESCE:
-		dev->coalesce_thr = cdw11 & 0xff;
-		dev->coalesce_time_us = ((cdw11 >> 8) & 0xff) * 100;
-		return NVME_SC_SUCCESS;
+		dev->coalesce_thr = v & 0xff;
+		dev->coalesce_time_us = ((v >> 8) & 0xff) * 100;
+		return 0;
 	case NVME_FEAT_IRQ_CONFIG:
-		iv = cdw11 & 0xffff;
-		if (iv >= NVMEV_MAX_QUEUES)
-			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-		if (cdw11 & (1 << 16))
+		if (v & (1 << 16))
 			set_bit(iv, dev->vector_no_coalesce);
 		else
 			clear_bit(iv, dev->vector_no_coalesce);
-		return NVME_SC_SUCCESS;
+		return 0;
 	case NVME_FEAT_VOLATILE_WC:
-		dev->vwc = cdw11 & 1;
-		return NVME_SC_SUCCESS;
-	case NVME_FEAT_POWER_MGMT:
-		return (cdw11 & 0x1f) ? NVME_SC_INVALID_FIELD | NVME_STATUS_DNR :
-					NVME_SC_SUCCESS;
-	case NVME_FEAT_ARBITRATION:
-	case NVME_FEAT_TEMP_THRESH:
-	case NVME_FEAT_ASYNC_EVENT:
-		return NVME_SC_SUCCESS;
+		dev->vwc = v & 1;
+		return 0;
 	case NVMEV_HINT_FID:
-		if (!dev->cfg.hints || (cdw11 & ~NVMEV_HINT_FEAT_ENABLE))
-			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-		dev->hints_enabled = cdw11 & NVMEV_HINT_FEAT_ENABLE;
-		return NVME_SC_SUCCESS;
-	default:
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		dev->ns.hints_enabled = v & NVMEV_HINT_FEAT_ENABLE;
+		return 0;
+	default:		/* accepted, nothing to change */
+		return 0;
 	}
 }
 
-static u16 get_features(struct nvmev_dev *dev, struct nvme_command *cmd,
-			u32 *result)
+static u32 get_features(struct nvmev_dev *dev,
+			const struct nvmev_admin_req *req)
 {
-	u32 cdw10 = le32_to_cpu(cmd->common.cdw10);
-	u32 cdw11 = le32_to_cpu(cmd->common.cdw11);
-	u32 n, sel = (cdw10 >> 8) & 7;
+	bool cur = req->sel == 0;	/* current value, not default */
+	u32 iv = req->cdw11 & 0xffff, n;
 
-	if (sel > 3)
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-	if (sel == 3) {			/* capabilities: changeable, not saveable */
-		*result = 1 << 2;
-		return NVME_SC_SUCCESS;
-	}
-	switch (cdw10 & 0xff) {
+	if (req->sel == 3)	/* capabilities: changeable, not saveable */
+		return 1 << 2;
+	switch (req->fid) {
 	case NVME_FEAT_NUM_QUEUES:
-		n = (sel == 0 && dev->nr_io_queues) ? dev->nr_io_queues :
-						       dev->max_io_queues;
-		*result = (n - 1) | ((n - 1) << 16);
-		return NVME_SC_SUCCESS;
+		n = (cur && dev->nr_io_queues) ? dev->nr_io_queues :
+						      dev->max_io_queues;
+		return (n - 1) | ((n - 1) << 16);
 	case NVME_FEAT_IRQ_COALESCE:
-		*result = sel ? 0 : dev->coalesce_thr |
-				    ((dev->coalesce_time_us / 100) << 8);
-		return NVME_SC_SUCCESS;
+		return cur ? dev->coalesce_thr |
+				 ((dev->coalesce_time_us / 100) << 8) : 0;
 	case NVME_FEAT_IRQ_CONFIG:
-		if ((cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
-			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-		*result = (cdw11 & 0xffff) |
-			  (!sel && test_bit(cdw11 & 0xffff,
-					    dev->vector_no_coalesce) ? 1 << 16 : 0);
-		return NVME_SC_SUCCESS;
+		return iv | (cur && test_bit(iv, dev->vector_no_coalesce) ?
+			     1 << 16 : 0);
 	case NVME_FEAT_VOLATILE_WC:
-		*result = sel ? 1 : dev->vwc;
-		return NVME_SC_SUCCESS;
-	case NVME_FEAT_ARBITRATION:
-	case NVME_FEAT_POWER_MGMT:
-	case NVME_FEAT_ASYNC_EVENT:
-		*result = 0;
-		return NVME_SC_SUCCESS;
+		return cur ? dev->vwc : 1;
 	case NVME_FEAT_TEMP_THRESH:
-		*result = 343;
-		return NVME_SC_SUCCESS;
+		return 343;
 	case NVMEV_HINT_FID:
-		if (!dev->cfg.hints)
-			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-		*result = sel ? 0 : dev->hints_enabled;
-		return NVME_SC_SUCCESS;
-	default:
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		return cur ? dev->ns.hints_enabled : 0;
+	default:		/* arbitration, power state 0, no events */
+		return 0;
 	}
 }
 
-static u16 create_cq(struct nvmev_dev *dev, struct nvme_command *cmd)
+/* queue state: what the field checks of nvmev_admin_parse() cannot know */
+static u16 create_cq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
-	u16 qid = le16_to_cpu(cmd->create_cq.cqid);
-	u32 size = le16_to_cpu(cmd->create_cq.qsize) + 1;
-	u16 flags = le16_to_cpu(cmd->create_cq.cq_flags);
-	u16 vector = le16_to_cpu(cmd->create_cq.irq_vector);
-	bool ien = flags & NVME_CQ_IRQ_ENABLED;
-
-	/* field checks first, then the queue identifier */
-	if (size < 2 || size > NVMEV_MQES + 1)
-		return NVME_SC_QUEUE_SIZE | NVME_STATUS_DNR;
-	if (!qid || qid > dev->nr_io_queues || dev->cqs[qid].live)
+	if (req->qid > dev->nr_io_queues || dev->cqs[req->qid].live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;	/* CAP.CQR */
-	if (ien && vector >= NVMEV_MAX_QUEUES)
-		return NVME_SC_INVALID_VECTOR | NVME_STATUS_DNR;
-	if (!nvmev_cq_create(dev, qid, le64_to_cpu(cmd->create_cq.prp1), size,
-			     ien, vector))
+	if (!nvmev_cq_create(dev, req->qid, req->prp1, req->qsize, req->ien,
+			     req->vector))
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	return NVME_SC_SUCCESS;
 }
 
-static u16 create_sq(struct nvmev_dev *dev, struct nvme_command *cmd)
+static u16 create_sq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
-	u16 qid = le16_to_cpu(cmd->create_sq.sqid);
-	u32 size = le16_to_cpu(cmd->create_sq.qsize) + 1;
-	u16 flags = le16_to_cpu(cmd->create_sq.sq_flags);
-	u16 cqid = le16_to_cpu(cmd->create_sq.cqid);
-
-	if (size < 2 || size > NVMEV_MQES + 1)
-		return NVME_SC_QUEUE_SIZE | NVME_STATUS_DNR;
-	if (!cqid || cqid >= NVMEV_MAX_QUEUES || !dev->cqs[cqid].live)
+	if (!dev->cqs[req->cqid].live)
 		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
-	if (!qid || qid > dev->nr_io_queues || dev->sqs[qid].live)
+	if (req->qid > dev->nr_io_queues || dev->sqs[req->qid].live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-	if (!nvmev_sq_create(dev, qid, le64_to_cpu(cmd->create_sq.prp1), size,
-			     cqid))
+	if (!nvmev_sq_create(dev, req->qid, req->prp1, req->qsize, req->cqid))
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	return NVME_SC_SUCCESS;
 }
 
-static u16 delete_sq(struct nvmev_dev *dev, struct nvme_command *cmd)
+static u16 delete_sq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
-	u16 qid = le16_to_cpu(cmd->delete_queue.qid);
-
-	if (!qid || qid >= NVMEV_MAX_QUEUES || !dev->sqs[qid].live)
+	if (!dev->sqs[req->qid].live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	nvmev_sq_delete(dev, qid);
+	nvmev_sq_delete(dev, req->qid);
 	return NVME_SC_SUCCESS;
 }
 
-static u16 delete_cq(struct nvmev_dev *dev, struct nvme_command *cmd)
+static u16 delete_cq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
-	u16 qid = le16_to_cpu(cmd->delete_queue.qid);
-
-	if (!qid || qid >= NVMEV_MAX_QUEUES || !dev->cqs[qid].live)
+	if (!dev->cqs[req->qid].live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (dev->cqs[qid].nr_sqs)
+	if (dev->cqs[req->qid].nr_sqs)
 		return NVME_SC_INVALID_QUEUE | NVME_STATUS_DNR;
-	nvmev_cq_delete(dev, qid);
+	nvmev_cq_delete(dev, req->qid);
 	return NVME_SC_SUCCESS;
 }
 
 void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd)
 {
+	struct nvmev_admin_req req;
 	u32 result = 0;
 	u16 status;
 
-	if (cmd->common.flags & NVME_CMD_SGL_ALL) {
-		done(dev, cmd, NVME_SC_INVALID_FIELD | NVME_STATUS_DNR, 0);
+	status = nvmev_admin_parse(&dev->ns, (struct nvmev_sqe *)cmd, &req);
+	if (status) {
+		done(dev, &req, status, 0);
 		return;
 	}
-	switch (cmd->common.opcode) {
+	switch (req.opcode) {
 	case nvme_admin_identify:
-		identify(dev, cmd);
+		identify(dev, cmd, &req);
 		return;
 	case nvme_admin_get_log_page:
-		get_log_page(dev, cmd);
+		get_log_page(dev, cmd, &req);
 		return;
 	case nvme_admin_set_features:
-		status = set_features(dev, cmd, &result);
+		result = set_features(dev, &req);
 		break;
 	case nvme_admin_get_features:
-		status = get_features(dev, cmd, &result);
+		result = get_features(dev, &req);
 		break;
 	case nvme_admin_create_cq:
-		status = create_cq(dev, cmd);
+		status = create_cq(dev, &req);
 		break;
 	case nvme_admin_create_sq:
-		status = create_sq(dev, cmd);
+		status = create_sq(dev, &req);
 		break;
 	case nvme_admin_delete_sq:
-		status = delete_sq(dev, cmd);
+		status = delete_sq(dev, &req);
 		break;
 	case nvme_admin_delete_cq:
-		status = delete_cq(dev, cmd);
+		status = delete_cq(dev, &req);
 		break;
 	case nvme_admin_abort_cmd:
 		/* commands run to completion at once: nothing is abortable */
-		status = NVME_SC_SUCCESS;
 		result = 1;
 		break;
 	case nvme_admin_async_event:
@@ -490,15 +386,11 @@ void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd)
 			break;
 		}
 		/* held until an event occurs; none is generated yet */
-		dev->aer_cids[dev->nr_aers++] = cmd->common.command_id;
+		dev->aer_cids[dev->nr_aers++] = req.cid;
 		dev->stats.admin_cmds++;
 		return;
-	case nvme_admin_keep_alive:
-		status = NVME_SC_SUCCESS;
-		break;
-	default:
-		status = NVME_SC_INVALID_OPCODE | NVME_STATUS_DNR;
+	default:		/* keep alive */
 		break;
 	}
-	done(dev, cmd, status, result);
+	done(dev, &req, status, result);
 }

@@ -185,7 +185,7 @@ static void nvmev_ctrl_reset(struct nvmev_dev *dev)
 	dev->coalesce_time_us = 0;
 	bitmap_zero(dev->vector_no_coalesce, NVMEV_MAX_QUEUES);
 	dev->vwc = true;
-	dev->hints_enabled = false;	/* a host enables hints after each reset */
+	dev->ns.hints_enabled = false;	/* a host enables hints after each reset */
 }
 
 static void nvmev_ctrl_fail(struct nvmev_dev *dev, const char *why)

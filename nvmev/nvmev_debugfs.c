@@ -28,8 +28,8 @@ static int geometry_show(struct seq_file *m, void *v)
 	seq_printf(m, "stripe_bytes=%llu\n", g->stripe_bytes);
 	seq_printf(m, "capacity_bytes=%llu\n", ftl_capacity_bytes(dev->ftl));
 	seq_printf(m, "physical_bytes=%llu\n", g->phys_units * FTL_MAP_UNIT);
-	seq_printf(m, "lba_bytes=%u\n", 1u << dev->lba_shift);
-	seq_printf(m, "namespace_lbas=%llu\n", dev->nsze);
+	seq_printf(m, "lba_bytes=%u\n", 1u << dev->ns.lba_shift);
+	seq_printf(m, "namespace_lbas=%llu\n", dev->ns.nsze);
 	seq_printf(m, "memmap_start=%#llx\nmemmap_size=%#llx\n",
 		   dev->memmap_start, dev->memmap_size);
 	return 0;
@@ -74,7 +74,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "wb_stalls=%llu\nwb_stall_ns=%llu\n", st.wb_stalls,
 		   st.wb_stall_ns);
 	seq_printf(m, "hints_enabled=%d\nhint_bits_disabled=%llu\n",
-		   dev->hints_enabled, dev->stats.hint_bits_disabled);
+		   dev->ns.hints_enabled, dev->stats.hint_bits_disabled);
 	seq_printf(m, "hint_append=%llu\nhint_overwrite=%llu\nhint_honoured=%llu\n",
 		   st.hint_append, st.hint_overwrite, st.hint_honoured);
 	seq_printf(m, "hint_ignored_off=%llu\nhint_ignored_invalid=%llu\nhint_ignored_opcode=%llu\n",
@@ -137,7 +137,7 @@ static int locate_show(struct seq_file *m, void *v)
 	int ret;
 
 	mutex_lock(&dev->model_lock);
-	ret = ftl_locate(dev->ftl, lba << dev->lba_shift, &loc);
+	ret = ftl_locate(dev->ftl, lba << dev->ns.lba_shift, &loc);
 	mutex_unlock(&dev->model_lock);
 	if (ret)
 		seq_printf(m, "lba=%llu unmapped\n", lba);
@@ -162,7 +162,7 @@ static ssize_t locate_write(struct file *file, const char __user *ubuf,
 	ret = kstrtou64_from_user(ubuf, count, 0, &lba);
 	if (ret)
 		return ret;
-	if (lba >= dev->nsze)
+	if (lba >= dev->ns.nsze)
 		return -ERANGE;
 	dev->locate_lba = lba;
 	return count;

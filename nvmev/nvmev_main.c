@@ -123,7 +123,7 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		pr_err("pci_domain=%u is out of range [1, 65535]\n", pci_domain);
 		return -EINVAL;
 	}
-	dev->lba_shift = ilog2(lba_bytes);
+	dev->ns.lba_shift = ilog2(lba_bytes);
 	dev->max_io_queues = io_queues;
 	dev->cpu = cpu;
 	dev->spin_us = spin_us;
@@ -174,7 +174,8 @@ static int nvmev_create_model(struct nvmev_dev *dev)
 		dev->ftl = NULL;
 		return -EINVAL;
 	}
-	dev->nsze = cap >> dev->lba_shift;
+	dev->ns.nsze = cap >> dev->ns.lba_shift;
+	dev->ns.hints_supported = dev->cfg.hints;
 	return 0;
 }
 
@@ -231,7 +232,7 @@ static int __init nvmev_init(void)
 
 	g = ftl_get_geometry(dev->ftl);
 	pr_info("%llu MiB, %u-byte LBAs, %u dies on %u channels, granularity %u KiB, stripe %llu KiB, time_scale %llu\n",
-		ftl_capacity_bytes(dev->ftl) >> 20, 1u << dev->lba_shift,
+		ftl_capacity_bytes(dev->ftl) >> 20, 1u << dev->ns.lba_shift,
 		g->dies, g->channels, g->gran_units * 4, g->stripe_bytes >> 10,
 		g->time_scale);
 	nvmev = dev;

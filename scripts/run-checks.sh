@@ -7,7 +7,7 @@
 #   patched  the kernel built with host-patches/ (ext4 hints) in a guest
 #   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
 #            the functional guest tests; any kernel report fails
-#   fuzz     libFuzzer over PRP walking, hints and the model's commands
+#   fuzz     libFuzzer over command parsing, PRP walking, hints and the model
 #   style    checkpatch.pl on kernel C, shellcheck on scripts
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1

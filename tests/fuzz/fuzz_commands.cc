@@ -1,5 +1,11 @@
 // libFuzzer target over what a host controls in a command, built from the
 // same C files as nvmev.ko:
+//  - the submission queue entry parsers (nvmev/nvmev_cmd.c): any 64 bytes
+//    as an NVM command on a namespace of any size, or as an admin command,
+//    end in a defined NVMe status; what they accept is within the
+//    namespace, MDTS and the queue limits, and every NVM command they
+//    accept the flash model accepts too (the parser is the only check
+//    between a host and the model);
 //  - the PRP walker (nvmev/nvmev_prp.c) over a fake host memory whose
 //    pages are separate allocations, so AddressSanitizer sees any access
 //    past a mapped page, and whose map/unmap calls must balance;
@@ -14,9 +20,11 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <vector>
 
 extern "C" {
+#include "nvmev_cmd.h"
 #include "nvmev_hint.h"
 #include "nvmev_prp.h"
 }
@@ -36,6 +44,15 @@ class Input {
     return v;
   }
   uint32_t u32() { return static_cast<uint32_t>(u64()); }
+  // n bytes as they are (a command as it sits in a queue)
+  void bytes(void* dst, size_t n) {
+    size_t k = std::min(n, static_cast<size_t>(end_ - p_));
+    if (!n) return;  // dst may be null: an empty vector
+    std::memset(dst, 0, n);
+    if (!k) return;  // p_ may be null: an empty input
+    std::memcpy(dst, p_, k);
+    p_ += k;
+  }
   uint8_t u8() { return p_ < end_ ? *p_++ : 0; }
   bool empty() const { return p_ == end_; }
 
@@ -140,19 +157,177 @@ void fuzz_model(Input& in) {
   if (!err.empty()) fail(err.c_str());
 }
 
+constexpr u16 dnr(u16 sc) { return sc | NVME_STATUS_DNR; }
+
+nvmev_sqe read_sqe(Input& in) {
+  nvmev_sqe sqe;
+  in.bytes(&sqe, sizeof(sqe));
+  return sqe;
+}
+
+// The namespace of a real drive (the model's small_config()), one whose
+// size is anything up to 2^48 LBAs, or an empty one.
+nvmev_ns_view read_ns(Input& in, uint64_t model_bytes) {
+  nvmev_ns_view ns{};
+  uint8_t f = in.u8();
+  ns.lba_shift = f & 1 ? 12 : 9;
+  ns.hints_supported = f & 2;
+  ns.hints_enabled = ns.hints_supported && (f & 4);
+  uint64_t n = in.u64();
+  if (f & 8)
+    ns.nsze = n % (uint64_t{1} << 48);
+  else
+    ns.nsze = model_bytes >> ns.lba_shift;
+  return ns;
+}
+
+bool within(const nvmev_ns_view& ns, uint64_t off, uint64_t len) {
+  uint64_t cap = ns.nsze << ns.lba_shift;
+  return off < cap && len <= cap - off && off % (1u << ns.lba_shift) == 0 &&
+         len % (1u << ns.lba_shift) == 0;
+}
+
+void fuzz_io_parse(Input& in) {
+  nvmev::Model m(nvmev::small_config());
+  nvmev_ns_view ns = read_ns(in, m.capacity_bytes());
+  const bool real = ns.nsze == m.capacity_bytes() >> ns.lba_shift;
+  uint64_t now = 0;
+  for (int i = 0; i < 16 && !in.empty(); i++) {
+    nvmev_sqe sqe = read_sqe(in);
+    nvmev_io_req req;
+    u16 st = nvmev_io_parse(&ns, &sqe, &req);
+    static const std::set<u16> kStatuses = {
+        NVME_SC_SUCCESS, dnr(NVME_SC_INVALID_FIELD), dnr(NVME_SC_INVALID_NS),
+        dnr(NVME_SC_LBA_RANGE), dnr(NVME_SC_INVALID_OPCODE)};
+    if (!kStatuses.count(st)) fail("undefined NVM command status");
+    if (req.cid != sqe.dw[0] >> 16) fail("command identifier lost");
+    if (st) continue;
+    const ftl_cmd& c = req.model;
+    switch (req.opcode) {
+      case nvme_cmd_read:
+      case nvme_cmd_write:
+        if (!within(ns, c.off, c.len) || c.len > NVMEV_MAX_XFER) fail("accepted I/O out of bounds");
+        if (c.op != (req.opcode == nvme_cmd_write ? FTL_OP_WRITE : FTL_OP_READ)) fail("wrong op");
+        if (c.hint != FTL_HINT_NONE && !ns.hints_enabled) fail("hint with the feature off");
+        if (c.hint == FTL_HINT_APPEND && c.hint_prev_off != U64_MAX &&
+            !within(ns, c.hint_prev_off, 1u << ns.lba_shift))
+          fail("append hint outside the namespace");
+        break;
+      case nvme_cmd_write_zeroes:
+        if (!within(ns, c.off, c.len) || c.op != FTL_OP_TRIM) fail("accepted write zeroes out of bounds");
+        break;
+      case nvme_cmd_flush:
+        if (c.op != FTL_OP_FLUSH || c.len) fail("flush with a range");
+        break;
+      case nvme_cmd_dsm: {
+        if (req.nr_ranges > 256) fail("more than 256 DSM ranges");
+        std::vector<uint8_t> ranges(req.nr_ranges * NVMEV_DSM_RANGE_BYTES);
+        in.bytes(ranges.data(), ranges.size());
+        if (ranges.size() >= 16 && (in.u8() & 1)) {  // often a valid first range
+          uint64_t slba = in.u64() % (ns.nsze + 1);
+          uint32_t nlb = static_cast<uint32_t>(ns.nsze - slba);
+          std::memcpy(&ranges[4], &nlb, 4);
+          std::memcpy(&ranges[8], &slba, 8);
+        }
+        u16 rs = nvmev_dsm_check(&ns, ranges.data(), req.nr_ranges);
+        if (rs != NVME_SC_SUCCESS && rs != dnr(NVME_SC_LBA_RANGE)) fail("undefined DSM status");
+        for (uint32_t r = 0; !rs && r < req.nr_ranges; r++) {
+          ftl_cmd t{};
+          t.op = FTL_OP_TRIM;
+          nvmev_dsm_range(&ns, ranges.data(), r, &t.off, &t.len);
+          if (t.len && !within(ns, t.off, t.len)) fail("accepted DSM range out of bounds");
+          if (t.len && real && m.submit(t, now).status != FTL_OK) fail("model refused a checked range");
+        }
+        continue;
+      }
+      default:
+        fail("accepted an unknown opcode");
+    }
+    now += 1000;
+    // the model must take whatever the parser let through (a full drive
+    // may still say so)
+    if (real) {
+      int r = m.submit(c, now).status;
+      if (r != FTL_OK && r != FTL_ERR_NO_SPACE) fail("model refused a parsed command");
+    }
+  }
+  std::string err = m.check();
+  if (!err.empty()) fail(err.c_str());
+}
+
+void fuzz_admin_parse(Input& in) {
+  nvmev_ns_view ns = read_ns(in, 64ull << 20);
+  nvmev_sqe sqe = read_sqe(in);
+  nvmev_admin_req req;
+  u16 st = nvmev_admin_parse(&ns, &sqe, &req);
+  static const std::set<u16> kStatuses = {
+      NVME_SC_SUCCESS,          dnr(NVME_SC_INVALID_FIELD),       dnr(NVME_SC_INVALID_NS),
+      dnr(NVME_SC_INVALID_OPCODE), dnr(NVME_SC_INVALID_LOG_PAGE), dnr(NVME_SC_FEATURE_NOT_SAVEABLE),
+      dnr(NVME_SC_QUEUE_SIZE),  dnr(NVME_SC_QID_INVALID),         dnr(NVME_SC_CQ_INVALID),
+      dnr(NVME_SC_INVALID_VECTOR)};
+  if (!kStatuses.count(st)) fail("undefined admin status");
+  if (st) return;
+  auto queue_ok = [](unsigned q) { return q >= 1 && q < NVMEV_MAX_QUEUES; };
+  switch (req.opcode) {
+    case nvme_admin_create_sq:
+      if (!queue_ok(req.cqid)) fail("accepted SQ on an impossible CQ");
+      [[fallthrough]];
+    case nvme_admin_create_cq:
+      if (!queue_ok(req.qid) || req.qsize < 2 || req.qsize > NVMEV_MQES + 1)
+        fail("accepted an impossible queue");
+      if (req.ien && req.vector >= NVMEV_MAX_QUEUES) fail("accepted an impossible vector");
+      break;
+    case nvme_admin_delete_sq:
+    case nvme_admin_delete_cq:
+      if (!queue_ok(req.qid)) fail("accepted deleting an impossible queue");
+      break;
+    case nvme_admin_get_log_page:
+      if (!req.log_size || req.log_size != nvmev_log_page_size(req.lid) ||
+          req.log_off >= req.log_size || req.log_off % 4 || req.log_len < 4 ||
+          req.log_len > NVMEV_MAX_XFER)
+        fail("accepted an impossible log page read");
+      break;
+    case nvme_admin_identify:
+      if (req.cns > NVME_ID_CNS_NS_DESC_LIST) fail("accepted an unknown CNS");
+      if (req.cns != NVME_ID_CNS_CTRL && req.cns != NVME_ID_CNS_NS_ACTIVE_LIST &&
+          req.nsid != NVMEV_NSID)
+        fail("accepted Identify of a namespace that does not exist");
+      break;
+    case nvme_admin_set_features:
+    case nvme_admin_get_features:
+      if (req.fid == NVMEV_HINT_FID && !ns.hints_supported && req.sel != 3)
+        fail("hint feature without hint support");
+      if (req.fid == NVME_FEAT_IRQ_CONFIG && req.sel != 3 && (req.cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
+        fail("accepted an impossible interrupt vector");
+      break;
+    case nvme_admin_abort_cmd:
+    case nvme_admin_async_event:
+    case nvme_admin_keep_alive:
+      break;
+    default:
+      fail("accepted an unknown admin opcode");
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
-  switch (in.u8() % 3) {
+  switch (in.u8() % 5) {
     case 0:
       fuzz_prp(in);
       break;
     case 1:
       fuzz_hint(in);
       break;
-    default:
+    case 2:
       fuzz_model(in);
+      break;
+    case 3:
+      fuzz_io_parse(in);
+      break;
+    default:
+      fuzz_admin_parse(in);
       break;
   }
   return 0;

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Submission queue entry parsing (NVMe base specification 1.4, "Admin
+ * Command Set" and NVM Command Set 1.0), portable: see nvmev_cmd.h.
+ */
+#include "nvmev_cmd.h"
+#include "nvmev_hint.h"
+
+#define DNR(sc)	((u16)((sc) | NVME_STATUS_DNR))
+
+static u32 dw(const struct nvmev_sqe *sqe, int i)
+{
+	return ftl_le32_to_cpu(sqe->dw[i]);
+}
+
+static u64 qw(const struct nvmev_sqe *sqe, int i)
+{
+	return dw(sqe, i) | ((u64)dw(sqe, i + 1) << 32);
+}
+
+u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe)
+{
+	return dw(sqe, 0) >> 16;
+}
+
+/* CDW0 PSDT: only PRPs are offered (Identify Controller SGLS = 0) */
+static bool uses_sgl(const struct nvmev_sqe *sqe)
+{
+	return (dw(sqe, 0) >> 8) & NVME_CMD_SGL_ALL;
+}
+
+static bool lba_range_ok(const struct nvmev_ns_view *ns, u64 slba, u64 nlb)
+{
+	return slba < ns->nsze && nlb <= ns->nsze - slba;
+}
+
+/*
+ * The placement hint of a command (hint-proto/SPEC.md), in model terms.
+ * Only when the host enabled the feature: otherwise the bits keep their
+ * standard meaning and are merely reported.
+ */
+static void parse_hint(const struct nvmev_ns_view *ns,
+		       const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+{
+	u32 cdw12 = dw(sqe, 12);
+	__u64 prev_lba;
+
+	if (!(cdw12 & NVMEV_HINT_MASK))
+		return;
+	if (!ns->hints_enabled) {
+		req->hint_bits_ignored = true;
+		return;
+	}
+	switch (nvmev_hint_decode(dw(sqe, 2), dw(sqe, 3), cdw12, &prev_lba)) {
+	case NVMEV_HINT_KIND_APPEND:
+		req->model.hint = FTL_HINT_APPEND;
+		/* beyond the namespace: the model counts it as out of range */
+		req->model.hint_prev_off = prev_lba < ns->nsze ?
+					   prev_lba << ns->lba_shift : U64_MAX;
+		break;
+	case NVMEV_HINT_KIND_OVERWRITE:
+		req->model.hint = FTL_HINT_OVERWRITE;
+		break;
+	default:
+		req->model.hint = FTL_HINT_INVALID;
+		break;
+	}
+}
+
+/* Read, Write, Write Zeroes: SLBA in CDW10-11, 0's based NLB in CDW12. */
+static u16 parse_lbas(const struct nvmev_ns_view *ns,
+		      const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+{
+	u64 slba = qw(sqe, 10);
+	u64 nlb = (u64)(dw(sqe, 12) & 0xffff) + 1;
+
+	if (!lba_range_ok(ns, slba, nlb))
+		return DNR(NVME_SC_LBA_RANGE);
+	req->model.off = slba << ns->lba_shift;
+	req->model.len = nlb << ns->lba_shift;
+	return NVME_SC_SUCCESS;
+}
+
+u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
+		   struct nvmev_io_req *req)
+{
+	u32 nsid = dw(sqe, 1);
+	u16 status;
+
+	ftl_memset(req, 0, sizeof(*req));
+	req->opcode = dw(sqe, 0) & 0xff;
+	req->cid = nvmev_sqe_cid(sqe);
+	req->prp1 = qw(sqe, 6);
+	req->prp2 = qw(sqe, 8);
+	if (uses_sgl(sqe))
+		return DNR(NVME_SC_INVALID_FIELD);
+	if (nsid != NVMEV_NSID &&
+	    !(req->opcode == nvme_cmd_flush && nsid == NVME_NSID_ALL))
+		return DNR(NVME_SC_INVALID_NS);
+	switch (req->opcode) {
+	case nvme_cmd_read:
+	case nvme_cmd_write:
+		status = parse_lbas(ns, sqe, req);
+		if (status)
+			return status;
+		if (req->model.len > NVMEV_MAX_XFER)
+			return DNR(NVME_SC_INVALID_FIELD);
+		req->model.op = req->opcode == nvme_cmd_write ? FTL_OP_WRITE :
+								FTL_OP_READ;
+		/* on a Read too: the model counts and ignores it */
+		parse_hint(ns, sqe, req);
+		return NVME_SC_SUCCESS;
+	case nvme_cmd_write_zeroes:
+		req->model.op = FTL_OP_TRIM;
+		return parse_lbas(ns, sqe, req);
+	case nvme_cmd_flush:
+		req->model.op = FTL_OP_FLUSH;
+		return NVME_SC_SUCCESS;
+	case nvme_cmd_dsm:
+		/* attributes other than deallocate are access hints only */
+		if (dw(sqe, 11) & NVME_DSMGMT_AD)
+			req->nr_ranges = (dw(sqe, 10) & 0xff) + 1;
+		req->model.op = FTL_OP_TRIM;
+		return NVME_SC_SUCCESS;
+	default:
+		return DNR(NVME_SC_INVALID_OPCODE);
+	}
+}
+
+/* A range: context attributes, 32-bit length in LBAs, starting LBA. */
+static void dsm_fields(const void *ranges, u32 i, u64 *slba, u64 *nlb)
+{
+	const u8 *r = (const u8 *)ranges + (size_t)i * NVMEV_DSM_RANGE_BYTES;
+	u32 len;
+	u64 start;
+
+	ftl_memcpy(&len, r + 4, sizeof(len));
+	ftl_memcpy(&start, r + 8, sizeof(start));
+	*nlb = ftl_le32_to_cpu(len);
+	*slba = ftl_le64_to_cpu(start);
+}
+
+u16 nvmev_dsm_check(const struct nvmev_ns_view *ns, const void *ranges, u32 nr)
+{
+	u64 slba, nlb;
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		dsm_fields(ranges, i, &slba, &nlb);
+		if (!lba_range_ok(ns, slba, nlb))
+			return DNR(NVME_SC_LBA_RANGE);
+	}
+	return NVME_SC_SUCCESS;
+}
+
+void nvmev_dsm_range(const struct nvmev_ns_view *ns, const void *ranges, u32 i,
+		     u64 *off, u64 *len)
+{
+	u64 slba, nlb;
+
+	dsm_fields(ranges, i, &slba, &nlb);
+	*off = slba << ns->lba_shift;
+	*len = nlb << ns->lba_shift;
+}
+
+u32 nvmev_log_page_size(u8 lid)
+{
+	switch (lid) {
+	case NVME_LOG_ERROR:
+		return 64;		/* one, empty, error information entry */
+	case NVME_LOG_SMART:
+	case NVME_LOG_FW_SLOT:
+		return 512;
+	case NVME_LOG_CMD_EFFECTS:
+		return 4096;
+	default:
+		return 0;
+	}
+}
+
+static u16 parse_identify(const struct nvmev_admin_req *req)
+{
+	switch (req->cns) {
+	case NVME_ID_CNS_CTRL:
+		return NVME_SC_SUCCESS;
+	case NVME_ID_CNS_NS:
+	case NVME_ID_CNS_NS_DESC_LIST:
+		return req->nsid == NVMEV_NSID ? NVME_SC_SUCCESS :
+						 DNR(NVME_SC_INVALID_NS);
+	case NVME_ID_CNS_NS_ACTIVE_LIST:
+		/* the list starts after NSID; FFFFFFFEh and up are not valid */
+		return req->nsid < 0xfffffffe ? NVME_SC_SUCCESS :
+						DNR(NVME_SC_INVALID_NS);
+	default:
+		return DNR(NVME_SC_INVALID_FIELD);
+	}
+}
+
+static u16 parse_log_page(const struct nvmev_sqe *sqe,
+			  struct nvmev_admin_req *req)
+{
+	u32 numd = (req->cdw10 >> 16) | ((req->cdw11 & 0xffff) << 16);
+
+	req->lid = req->cdw10 & 0xff;
+	req->log_len = ((u64)numd + 1) * 4;
+	req->log_off = qw(sqe, 12);
+	/* MDTS bounds admin transfers too; NUMD allows up to 16 GiB */
+	if (req->log_len > NVMEV_MAX_XFER)
+		return DNR(NVME_SC_INVALID_FIELD);
+	req->log_size = nvmev_log_page_size(req->lid);
+	if (!req->log_size)
+		return DNR(NVME_SC_INVALID_LOG_PAGE);
+	if (req->log_off >= req->log_size || (req->log_off & 3))
+		return DNR(NVME_SC_INVALID_FIELD);
+	return NVME_SC_SUCCESS;
+}
+
+static u16 parse_set_features(const struct nvmev_ns_view *ns,
+			      struct nvmev_admin_req *req)
+{
+	u32 v = req->cdw11;
+
+	if (req->cdw10 & (1u << 31))
+		return DNR(NVME_SC_FEATURE_NOT_SAVEABLE);
+	switch (req->fid) {
+	case NVME_FEAT_NUM_QUEUES:
+		/* 0's based counts: 65535 queues is not a valid request */
+		if ((v & 0xffff) == 0xffff || (v >> 16) == 0xffff)
+			return DNR(NVME_SC_INVALID_FIELD);
+		return NVME_SC_SUCCESS;
+	case NVME_FEAT_IRQ_CONFIG:
+		if ((v & 0xffff) >= NVMEV_MAX_QUEUES)
+			return DNR(NVME_SC_INVALID_FIELD);
+		return NVME_SC_SUCCESS;
+	case NVME_FEAT_POWER_MGMT:
+		/* one power state */
+		return (v & 0x1f) ? DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+	case NVMEV_HINT_FID:
+		if (!ns->hints_supported || (v & ~NVMEV_HINT_FEAT_ENABLE))
+			return DNR(NVME_SC_INVALID_FIELD);
+		return NVME_SC_SUCCESS;
+	case NVME_FEAT_IRQ_COALESCE:
+	case NVME_FEAT_VOLATILE_WC:
+	case NVME_FEAT_ARBITRATION:
+	case NVME_FEAT_TEMP_THRESH:
+	case NVME_FEAT_ASYNC_EVENT:
+		return NVME_SC_SUCCESS;
+	default:
+		return DNR(NVME_SC_INVALID_FIELD);
+	}
+}
+
+static u16 parse_get_features(const struct nvmev_ns_view *ns,
+			      struct nvmev_admin_req *req)
+{
+	req->sel = (req->cdw10 >> 8) & 7;
+	if (req->sel > 3)
+		return DNR(NVME_SC_INVALID_FIELD);
+	if (req->sel == 3)		/* supported capabilities: any feature */
+		return NVME_SC_SUCCESS;
+	switch (req->fid) {
+	case NVME_FEAT_IRQ_CONFIG:
+		if ((req->cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
+			return DNR(NVME_SC_INVALID_FIELD);
+		return NVME_SC_SUCCESS;
+	case NVMEV_HINT_FID:
+		return ns->hints_supported ? NVME_SC_SUCCESS :
+					     DNR(NVME_SC_INVALID_FIELD);
+	case NVME_FEAT_NUM_QUEUES:
+	case NVME_FEAT_IRQ_COALESCE:
+	case NVME_FEAT_VOLATILE_WC:
+	case NVME_FEAT_ARBITRATION:
+	case NVME_FEAT_POWER_MGMT:
+	case NVME_FEAT_ASYNC_EVENT:
+	case NVME_FEAT_TEMP_THRESH:
+		return NVME_SC_SUCCESS;
+	default:
+		return DNR(NVME_SC_INVALID_FIELD);
+	}
+}
+
+static bool io_qid_ok(u16 qid)
+{
+	return qid && qid < NVMEV_MAX_QUEUES;
+}
+
+/* Create I/O Completion/Submission Queue: CDW10 QID and QSIZE, CDW11. */
+static u16 parse_create_queue(struct nvmev_admin_req *req)
+{
+	u16 flags = req->cdw11 & 0xffff;
+
+	req->qid = req->cdw10 & 0xffff;
+	req->qsize = (req->cdw10 >> 16) + 1;
+	if (req->qsize < 2 || req->qsize > NVMEV_MQES + 1)
+		return DNR(NVME_SC_QUEUE_SIZE);
+	if (req->opcode == nvme_admin_create_sq) {
+		req->cqid = req->cdw11 >> 16;
+		if (!io_qid_ok(req->cqid))
+			return DNR(NVME_SC_CQ_INVALID);
+	}
+	if (!io_qid_ok(req->qid))
+		return DNR(NVME_SC_QID_INVALID);
+	/* CAP.CQR: queues must be physically contiguous */
+	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
+		return DNR(NVME_SC_INVALID_FIELD);
+	if (req->opcode == nvme_admin_create_cq) {
+		req->ien = flags & NVME_CQ_IRQ_ENABLED;
+		req->vector = req->cdw11 >> 16;
+		if (req->ien && req->vector >= NVMEV_MAX_QUEUES)
+			return DNR(NVME_SC_INVALID_VECTOR);
+	}
+	return NVME_SC_SUCCESS;
+}
+
+u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
+		      const struct nvmev_sqe *sqe, struct nvmev_admin_req *req)
+{
+	ftl_memset(req, 0, sizeof(*req));
+	req->opcode = dw(sqe, 0) & 0xff;
+	req->cid = nvmev_sqe_cid(sqe);
+	req->nsid = dw(sqe, 1);
+	req->prp1 = qw(sqe, 6);
+	req->prp2 = qw(sqe, 8);
+	req->cdw10 = dw(sqe, 10);
+	req->cdw11 = dw(sqe, 11);
+	req->cns = req->cdw10 & 0xff;
+	req->fid = req->cdw10 & 0xff;
+	if (uses_sgl(sqe))
+		return DNR(NVME_SC_INVALID_FIELD);
+	switch (req->opcode) {
+	case nvme_admin_identify:
+		return parse_identify(req);
+	case nvme_admin_get_log_page:
+		return parse_log_page(sqe, req);
+	case nvme_admin_set_features:
+		return parse_set_features(ns, req);
+	case nvme_admin_get_features:
+		return parse_get_features(ns, req);
+	case nvme_admin_create_cq:
+	case nvme_admin_create_sq:
+		return parse_create_queue(req);
+	case nvme_admin_delete_sq:
+	case nvme_admin_delete_cq:
+		req->qid = req->cdw10 & 0xffff;
+		return io_qid_ok(req->qid) ? NVME_SC_SUCCESS :
+					     DNR(NVME_SC_QID_INVALID);
+	case nvme_admin_abort_cmd:
+	case nvme_admin_async_event:
+	case nvme_admin_keep_alive:
+		return NVME_SC_SUCCESS;
+	default:
+		return DNR(NVME_SC_INVALID_OPCODE);
+	}
+}

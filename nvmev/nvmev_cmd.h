@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device's parser of submission queue entries: everything a host
+ * controls in an admin or NVM command is checked and decoded here, before
+ * the controller (nvmev_admin.c, nvmev_io.c) touches any state or memory.
+ * Like nvmev_prp.c it uses only ftl/ftl_compat.h, so the same file builds
+ * into nvmev.ko and into the userspace fuzz target (tests/fuzz/).
+ *
+ * What the parser cannot know -- which queues exist, how many the host was
+ * granted, whether an asynchronous event slot is free -- the controller
+ * checks when it executes the command.
+ */
+#ifndef NVMEV_CMD_H
+#define NVMEV_CMD_H
+
+#include "ftl_compat.h"
+#include "ftl.h"
+#include "nvmev_spec.h"
+
+#define NVMEV_MAX_IO_QUEUES	64
+#define NVMEV_MAX_QUEUES	(NVMEV_MAX_IO_QUEUES + 1)
+#define NVMEV_MQES		1023	/* CAP.MQES: 1024 entries, 0's based */
+#define NVMEV_MDTS		8	/* 2^8 x 4 KiB = 1 MiB per command */
+#define NVMEV_MAX_XFER		(4096ull << NVMEV_MDTS)
+#define NVMEV_AERL		3	/* 4 outstanding AERs */
+#define NVMEV_NSID		1
+#define NVMEV_DSM_RANGE_BYTES	16
+
+/* A submission queue entry as the host wrote it: 16 little-endian dwords. */
+struct nvmev_sqe {
+	u32 dw[16];
+};
+
+/* What the parser needs to know about the namespace and the features. */
+struct nvmev_ns_view {
+	u64 nsze;			/* namespace size in LBAs */
+	u32 lba_shift;			/* 9 or 12 */
+	bool hints_supported;		/* module parameter hints=1 */
+	bool hints_enabled;		/* feature NVMEV_HINT_FID set by the host */
+};
+
+/* An NVM command, checked. */
+struct nvmev_io_req {
+	u8 opcode;
+	u16 cid;
+	u64 prp1, prp2;
+	struct ftl_cmd model;		/* op, byte range and placement hint */
+	u32 nr_ranges;			/* Dataset Management: ranges to fetch */
+	bool hint_bits_ignored;		/* hint bits set, feature not enabled */
+};
+
+/* An admin command, checked as far as fields alone allow. */
+struct nvmev_admin_req {
+	u8 opcode;
+	u16 cid;
+	u64 prp1, prp2;
+	u32 nsid;
+	u32 cdw10, cdw11;
+	u8 cns;				/* Identify */
+	u8 fid, sel;			/* Set/Get Features */
+	u8 lid;				/* Get Log Page: log, bytes, offset */
+	u32 log_size;
+	u64 log_len, log_off;
+	u16 qid, cqid, vector;		/* queue creation and deletion */
+	u32 qsize;
+	bool ien;
+};
+
+u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe);
+
+/*
+ * Check and decode an NVM command for namespace @ns. Returns an NVMe
+ * status; on success @req says what to transfer and what the model does.
+ */
+u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
+		   struct nvmev_io_req *req);
+
+/*
+ * Check every range of a Dataset Management command (@nr ranges of
+ * NVMEV_DSM_RANGE_BYTES as fetched from the host), before any is acted on.
+ */
+u16 nvmev_dsm_check(const struct nvmev_ns_view *ns, const void *ranges, u32 nr);
+
+/* Range @i of @ranges as bytes of the namespace; *len 0 for an empty one. */
+void nvmev_dsm_range(const struct nvmev_ns_view *ns, const void *ranges, u32 i,
+		     u64 *off, u64 *len);
+
+/* Check and decode an admin command. Returns an NVMe status. */
+u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
+		      const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
+
+/* Bytes of log page @lid, 0 for a log the controller does not have. */
+u32 nvmev_log_page_size(u8 lid);
+
+#endif /* NVMEV_CMD_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The NVMe names the portable command parser (nvmev_cmd.c) uses. In
+ * nvmev.ko they come from the kernel's <linux/nvme.h>; a userspace build
+ * (the fuzz target) has no such header, so it gets the same names with
+ * the values of the NVMe base specification 1.4, checked against
+ * include/linux/nvme.h of Linux 6.1.
+ */
+#ifndef NVMEV_SPEC_H
+#define NVMEV_SPEC_H
+
+#ifdef __KERNEL__
+#include <linux/nvme.h>
+#else
+
+#define NVME_NSID_ALL		0xffffffff
+#define NVME_IDENTIFY_DATA_SIZE	4096
+
+enum {	/* NVM command set opcodes */
+	nvme_cmd_flush		= 0x00,
+	nvme_cmd_write		= 0x01,
+	nvme_cmd_read		= 0x02,
+	nvme_cmd_write_zeroes	= 0x08,
+	nvme_cmd_dsm		= 0x09,
+};
+
+enum {	/* admin command set opcodes */
+	nvme_admin_delete_sq	= 0x00,
+	nvme_admin_create_sq	= 0x01,
+	nvme_admin_get_log_page	= 0x02,
+	nvme_admin_delete_cq	= 0x04,
+	nvme_admin_create_cq	= 0x05,
+	nvme_admin_identify	= 0x06,
+	nvme_admin_abort_cmd	= 0x08,
+	nvme_admin_set_features	= 0x09,
+	nvme_admin_get_features	= 0x0a,
+	nvme_admin_async_event	= 0x0c,
+	nvme_admin_keep_alive	= 0x18,
+};
+
+enum {
+	NVME_CMD_SGL_ALL	= 0xc0,		/* CDW0 PSDT */
+	NVME_DSMGMT_AD		= 1 << 2,
+	NVME_QUEUE_PHYS_CONTIG	= 1 << 0,
+	NVME_CQ_IRQ_ENABLED	= 1 << 1,
+};
+
+enum {
+	NVME_ID_CNS_NS			= 0x00,
+	NVME_ID_CNS_CTRL		= 0x01,
+	NVME_ID_CNS_NS_ACTIVE_LIST	= 0x02,
+	NVME_ID_CNS_NS_DESC_LIST	= 0x03,
+};
+
+enum {
+	NVME_FEAT_ARBITRATION	= 0x01,
+	NVME_FEAT_POWER_MGMT	= 0x02,
+	NVME_FEAT_TEMP_THRESH	= 0x04,
+	NVME_FEAT_VOLATILE_WC	= 0x06,
+	NVME_FEAT_NUM_QUEUES	= 0x07,
+	NVME_FEAT_IRQ_COALESCE	= 0x08,
+	NVME_FEAT_IRQ_CONFIG	= 0x09,
+	NVME_FEAT_ASYNC_EVENT	= 0x0b,
+	NVME_LOG_ERROR		= 0x01,
+	NVME_LOG_SMART		= 0x02,
+	NVME_LOG_FW_SLOT	= 0x03,
+	NVME_LOG_CMD_EFFECTS	= 0x05,
+};
+
+enum {	/* status field: generic, command specific, media */
+	NVME_SC_SUCCESS			= 0x0,
+	NVME_SC_INVALID_OPCODE		= 0x1,
+	NVME_SC_INVALID_FIELD		= 0x2,
+	NVME_SC_DATA_XFER_ERROR		= 0x4,
+	NVME_SC_INTERNAL		= 0x6,
+	NVME_SC_INVALID_NS		= 0xb,
+	NVME_SC_PRP_INVALID_OFFSET	= 0x13,
+	NVME_SC_LBA_RANGE		= 0x80,
+	NVME_SC_CAP_EXCEEDED		= 0x81,
+	NVME_SC_CQ_INVALID		= 0x100,
+	NVME_SC_QID_INVALID		= 0x101,
+	NVME_SC_QUEUE_SIZE		= 0x102,
+	NVME_SC_ASYNC_LIMIT		= 0x105,
+	NVME_SC_INVALID_VECTOR		= 0x108,
+	NVME_SC_INVALID_LOG_PAGE	= 0x109,
+	NVME_SC_INVALID_QUEUE		= 0x10c,
+	NVME_SC_FEATURE_NOT_SAVEABLE	= 0x10d,
+	NVME_STATUS_DNR			= 0x4000,
+};
+
+#endif /* __KERNEL__ */
+#endif /* NVMEV_SPEC_H */
