@@ -99,6 +99,41 @@ bad_insmod() {
 	! grep -q '^nvmev ' /proc/modules && ! [ -e /dev/nvme0 ] && ! [ -d "$DBG" ]
 }
 
+# Every parameter of the flash model's table (ftl/ftl_config.h), as the
+# module describes it ("[default D, MIN..MAX]"): one above its maximum,
+# one below its minimum where there is one, and not a number. Each load
+# must fail with its own message and leave nothing behind.
+bad_model_params() {
+	tr '\0' '\n' </modules/nvmev.ko |
+		sed -n 's/^parm=\([a-z0-9_]*\):.*\[default [0-9]*, \([0-9]*\)\.\.\([0-9]*\)\]$/\1 \2 \3/p' \
+		>/tmp/model_params
+	n=$(wc -l </tmp/model_params)
+	# the table's parameters are the module's only 64-bit ones
+	all=$(tr '\0' '\n' </modules/nvmev.ko | grep -c '^parmtype=.*:ullong$')
+	if [ "$n" -eq 0 ] || [ "$n" -ne "$all" ]; then
+		echo "ranges of $n of $all model parameters found in nvmev.ko"
+		return 1
+	fi
+	loads=0
+	while read -r name lo hi; do
+		# shellcheck disable=SC2086
+		bad_insmod "$name=$((hi + 1)) is out of range" $NVMEV_MEM "$name=$((hi + 1))" ||
+			{ echo "$name=$((hi + 1)) accepted or not explained"; return 1; }
+		loads=$((loads + 1))
+		if [ "$lo" -gt 0 ]; then
+			# shellcheck disable=SC2086
+			bad_insmod "$name=$((lo - 1)) is out of range" $NVMEV_MEM "$name=$((lo - 1))" ||
+				{ echo "$name=$((lo - 1)) accepted or not explained"; return 1; }
+			loads=$((loads + 1))
+		fi
+		# shellcheck disable=SC2086
+		bad_insmod "invalid for parameter .$name" $NVMEV_MEM "$name=12x" ||
+			{ echo "$name=12x accepted or not explained"; return 1; }
+		loads=$((loads + 1))
+	done </tmp/model_params
+	echo "bad_params: $n model parameters, $loads refused loads"
+}
+
 # shellcheck disable=SC2086 # $m is a list of parameters
 test_bad_params() {
 	m=$NVMEV_MEM
@@ -125,6 +160,15 @@ test_bad_params() {
 	check "unaligned" bad_insmod "memmap_size=3000K must be a multiple of 1 MiB" memmap_start=1G memmap_size=3000K
 	check "system RAM" bad_insmod "overlaps System RAM" memmap_start=256M memmap_size=64M
 	check "not reserved" bad_insmod "is not (entirely) a memmap= reservation" memmap_start=3G memmap_size=16M
+	check "io_queues max" bad_insmod "io_queues=65 is out of range" $m io_queues=65
+	check "sleep_max_us max" bad_insmod "sleep_max_us=1000001 is out of range" $m sleep_max_us=1000001
+	check "pci_domain max" bad_insmod "pci_domain=65536 is out of range" $m pci_domain=65536
+	check "memmap_start 0" bad_insmod "memmap_start=0 must be a non-zero multiple" memmap_start=0 memmap_size=512M
+	check "memmap_size small" bad_insmod "memmap_size=1M must be a multiple of 1 MiB and at least 2 MiB" \
+		memmap_start=1G memmap_size=1M
+	check "not a number" bad_insmod "invalid for parameter .io_queues" $m io_queues=many
+	check "cpu not a number" bad_insmod "invalid for parameter .cpu" $m cpu=first
+	check "every model parameter" bad_model_params && tail -1 /tmp/check.out
 	# and a good load still works afterwards
 	check "good insmod" load_nvmev
 	check "rmmod" unload_nvmev
@@ -337,12 +381,16 @@ test_stats_reset() {
 	check "rmmod" unload_nvmev
 }
 
-# bad_write FILE VALUE: writing VALUE to FILE fails
+# bad_write FILE VALUE: writing VALUE to FILE fails with EINVAL and leaves
+# what FILE reads unchanged
 bad_write() {
-	if sh -c "echo '$2' >'$1'" 2>/dev/null; then
+	before=$(cat "$1" 2>/dev/null)
+	if printf '%s\n' "$2" >"$1" 2>/tmp/write.err; then
 		echo "writing '$2' to $1 succeeded"
 		return 1
 	fi
+	grep -q "Invalid argument" /tmp/write.err || { cat /tmp/write.err; return 1; }
+	[ "$(cat "$1" 2>/dev/null)" = "$before" ] || { echo "$1 changed to $(cat "$1")"; return 1; }
 }
 
 # Every writable debugfs file: invalid values fail with an error and change
