@@ -811,6 +811,15 @@ test_ext4_hints_kernel() {
 	check "kernel says so" sh -c 'dmesg | grep -q "placement hints enabled"'
 	check "mkfs+mount" mkfs_mount
 	check "ext4 switch on" [ "$(cat /sys/fs/ext4/nvme0n1/placement_hints)" = 1 ]
+	# both switches take a boolean and refuse anything else, unchanged
+	for v in 2 4294967297 -1 on ""; do
+		check "ext4 switch refuses '$v'" bad_write /sys/fs/ext4/nvme0n1/placement_hints "$v"
+	done
+	for v in 2 maybe ""; do
+		check "nvme switch refuses '$v'" bad_write \
+			/sys/module/nvme_core/parameters/placement_hints "$v"
+	done
+	check "nvme switch still on" [ "$(cat /sys/module/nvme_core/parameters/placement_hints)" = Y ]
 	check "umount" umount /mnt
 	check "rmmod" unload_nvmev
 }
