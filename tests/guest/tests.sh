@@ -3,7 +3,7 @@
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
-PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_gc_integrity ext4_experiment ext4_fileserver"
+PATCHED_TESTS="smoke sync_poll ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_gc_integrity ext4_experiment ext4_fileserver"
 # Run by name or by scripts/ext4-experiments.sh: ext4_dof and
 # ext4_fileserver_small (no bound), ext4_sqlite (below its bound).
 # The debug kernel's tier (KASAN, kmemleak, lockdep; scripts/run-checks.sh
@@ -14,8 +14,8 @@ PATCHED_TESTS="smoke ext4_hints_kernel ext4_append ext4_append_delalloc ext4_ove
 # (NVMEV_LONG=1) is every functional test with long counts. Neither has
 # hints_capability or hints_disabled: they need a host that leaves the
 # hint feature off, and this kernel's nvme driver turns it on.
-DEBUG_TESTS="smoke bad_params raw_verify polled discard passthru passthru_fuzz stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split kmemleak"
-DEBUG_LONG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
+DEBUG_TESTS="smoke bad_params raw_verify polled sync_poll discard passthru passthru_fuzz stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split kmemleak"
+DEBUG_LONG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled sync_poll discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -909,6 +909,67 @@ test_ext4_gc_integrity() {
 		check "hints=$h: fsck" e2fsck -fn /dev/nvme0n1
 		check "rmmod" unload_nvmev
 	done
+}
+
+# sync_fio NAME FIO-ARGS...: 2000 4 KiB QD1 I/Os with pvsync2 on the
+# namespace (at most 120 s); sets sync_irqs to the interrupts they took and
+# notes them with fio's CPU line in /tmp/sync_poll.out
+sync_fio() {
+	tag=$1
+	shift
+	sync_irqs=-1
+	before=$(value irqs "$DBG/stats")
+	timeout 120 fio --name=sp --filename=/dev/nvme0n1 --size=16M --bs=4k --ioengine=pvsync2 \
+		--direct=1 --number_ios=2000 --output=/tmp/fio.out "$@" || return 1
+	sync_irqs=$(($(value irqs "$DBG/stats") - before))
+	echo "sync_poll: $tag: $sync_irqs interrupts for 2000 I/Os," \
+		"$(grep -o 'usr=[^,]*, sys=[^,]*, ctx=[0-9]*' /tmp/fio.out)" >>/tmp/sync_poll.out
+}
+
+# Synchronous polled direct I/O (patch 4): preadv2/pwritev2 with RWF_HIPRI
+# complete on the poll queue without an interrupt, with classic and with
+# hybrid polling (io_poll_delay); without RWF_HIPRI they take interrupts;
+# a bio that must be split loses REQ_POLLED, takes interrupts and still
+# completes (no hang), data intact; so does a queue without poll queues.
+test_sync_poll() {
+	rm -f /tmp/sync_poll.out
+	check "insmod" load_nvmev || return 1
+	q=/sys/block/nvme0n1/queue
+	check "poll queue exists" [ "$(cat $q/io_poll)" = 1 ]
+	for rw in randread randwrite; do
+		check "fio $rw classic poll" sync_fio "$rw classic poll" --rw=$rw --hipri=1
+		check "$rw classic poll: no interrupts" [ "$sync_irqs" -eq 0 ]
+	done
+	echo 0 >$q/io_poll_delay
+	check "fio hybrid poll" sync_fio "randread hybrid poll" --rw=randread --hipri=1
+	check "hybrid poll: no interrupts" [ "$sync_irqs" -eq 0 ]
+	echo -1 >$q/io_poll_delay
+	check "fio interrupts" sync_fio "randread interrupts" --rw=randread --hipri=0
+	check "without RWF_HIPRI: an interrupt per I/O" [ "$sync_irqs" -ge 2000 ]
+	# 128 KiB writes on a queue that takes 32 KiB: split, interrupts
+	max=$(cat $q/max_sectors_kb)
+	echo 32 >$q/max_sectors_kb
+	before=$(value irqs "$DBG/stats")
+	check "split polled writes complete, verified" timeout 120 fio --name=split \
+		--filename=/dev/nvme0n1 --size=8M --bs=128k --rw=write --ioengine=pvsync2 \
+		--hipri=1 --direct=1 --verify=crc32c --do_verify=1 --output=/tmp/fio.out
+	split_irqs=$(($(value irqs "$DBG/stats") - before))
+	echo "sync_poll: split 128 KiB hipri writes + verify: $split_irqs interrupts" >>/tmp/sync_poll.out
+	check "split I/O fell back to interrupts" [ "$split_irqs" -gt 0 ]
+	echo "$max" >$q/max_sectors_kb
+	check "rmmod" unload_nvmev
+	# no poll queues at all (the driver reads poll_queues when it probes):
+	# RWF_HIPRI falls back to interrupts
+	pq=/sys/module/nvme/parameters/poll_queues
+	echo 0 >$pq
+	check "insmod, no poll queues" load_nvmev
+	check "no poll queue" [ "$(cat $q/io_poll)" = 0 ]
+	check "fio hipri, no poll queues" sync_fio "randread hipri, no poll queues" \
+		--rw=randread --hipri=1
+	check "without poll queues: interrupts" [ "$sync_irqs" -ge 2000 ]
+	check "rmmod" unload_nvmev
+	echo 1 >$pq
+	cat /tmp/sync_poll.out
 }
 
 # Writes split by the block layer (max_sectors_kb lowered to 128 KiB): a
