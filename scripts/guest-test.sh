@@ -33,15 +33,15 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cp -r Kbuild ftl nvmev hint-proto "$scratch/"
 make -s -C "$kdir" M="$scratch" modules
-# the userspace hint tool, from the project's CMake build
+# the userspace tools the tests run, from the project's CMake build
 userspace=${BUILD:-build}/release
 cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
 cmake --build "$userspace" -j "$(nproc)" \
-	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout >/dev/null
+	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn >/dev/null
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
 	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
-	"$PWD/$userspace/workloads/nvmev-layout"
+	"$PWD/$userspace/workloads/nvmev-layout" "$PWD/$userspace/workloads/nvmev-txn"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
