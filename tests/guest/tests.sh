@@ -3,7 +3,7 @@
 # unloads the module itself; run_tests (lib.sh) reports and cleans up.
 # shellcheck disable=SC2034 # ALL_TESTS is read by run_tests
 # the tier of the kernel built with host-patches/ (hints from ext4)
-PATCHED_TESTS="smoke sync_poll ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_gc_integrity ext4_experiment ext4_fileserver"
+PATCHED_TESTS="smoke sync_poll nio ext4_hints_kernel ext4_append ext4_append_delalloc ext4_overwrite ext4_dio ext4_split ext4_partition ext4_hints_off ext4_gc_integrity ext4_experiment ext4_fileserver"
 # Run by name or by scripts/ext4-experiments.sh: ext4_dof and
 # ext4_fileserver_small (no bound), ext4_sqlite (below its bound).
 # The debug kernel's tier (KASAN, kmemleak, lockdep; scripts/run-checks.sh
@@ -14,8 +14,8 @@ PATCHED_TESTS="smoke sync_poll ext4_hints_kernel ext4_append ext4_append_delallo
 # (NVMEV_LONG=1) is every functional test with long counts. Neither has
 # hints_capability or hints_disabled: they need a host that leaves the
 # hint feature off, and this kernel's nvme driver turns it on.
-DEBUG_TESTS="smoke bad_params raw_verify polled sync_poll discard passthru passthru_fuzz stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split kmemleak"
-DEBUG_LONG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled sync_poll discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
+DEBUG_TESTS="smoke bad_params raw_verify polled sync_poll nio discard passthru passthru_fuzz stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split kmemleak"
+DEBUG_LONG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled sync_poll nio discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
 ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment"
 
 # The README's main job: an ext4 file system on the device, a fio run,
@@ -970,6 +970,94 @@ test_sync_poll() {
 	check "rmmod" unload_nvmev
 	echo 1 >$pq
 	cat /tmp/sync_poll.out
+}
+
+# nio_txn NVMEV-TXN-ARGS...: transactions on the namespace (at most 120 s),
+# results in /tmp/txn.out; sets txn_irqs to the interrupts they took
+nio_txn() {
+	txn_irqs=-1
+	before=$(value irqs "$DBG/stats")
+	timeout 120 nvmev-txn /dev/nvme0n1 --format text "$@" >/tmp/txn.out || return 1
+	txn_irqs=$(($(value irqs "$DBG/stats") - before))
+}
+
+# nio_count NAME: a counter of /sys/block/nvme0n1/queue/nio_state
+nio_count() { sed -n "s/^$1 //p" /sys/block/nvme0n1/queue/nio_state; }
+
+# txn_summary TAG: one line with what nvmev-txn measured
+txn_summary() {
+	echo "nio: $1: mean $(sed -n 's/^mean_us=//p' /tmp/txn.out) us," \
+		"stdev $(sed -n 's/^stdev_us=//p' /tmp/txn.out) us," \
+		"cpu usr $(sed -n 's/^usr_cpu_pct=//p' /tmp/txn.out) % sys $(sed -n 's/^sys_cpu_pct=//p' /tmp/txn.out) %," \
+		"$txn_irqs interrupts" >>/tmp/nio.out
+}
+
+# NIO lazy polling (patch 5): its sysfs attributes refuse bad values; off
+# by default; small RWF_HIPRI transactions sleep then poll (no interrupt),
+# large ones and transactions with a large member take interrupts.
+test_nio() {
+	rm -f /tmp/nio.out
+	# NIO_TIME_SCALE: slower device, so device time dominates the guest's
+	# timer and scheduling overheads (the figures, not the checks, need it)
+	check "insmod" load_nvmev ${NIO_TIME_SCALE:+time_scale=$NIO_TIME_SCALE} || return 1
+	q=/sys/block/nvme0n1/queue
+	check "off by default" [ "$(cat $q/nio_enable)" = 0 ]
+	for v in 2 -1 on ""; do
+		check "nio_enable '$v'" bad_write $q/nio_enable "$v"
+	done
+	for v in 0 6 65540 abc; do
+		check "nio_threshold_kb '$v'" bad_write $q/nio_threshold_kb "$v"
+	done
+	for v in "1 2 3 4" "1 2 3 4 5 6" "1 2 3 4 10000001" "a b c d e" ""; do
+		check "nio_read_sleep_ns '$v'" bad_write $q/nio_read_sleep_ns "$v"
+		check "nio_write_expect_ns '$v'" bad_write $q/nio_write_expect_ns "$v"
+	done
+	for v in 0 1025 x; do
+		check "nio_window '$v'" bad_write $q/nio_window "$v"
+	done
+	check "nio_sleep_cost_ns" bad_write $q/nio_sleep_cost_ns 10000001
+	check "nio_state is read-only" sh -c "! echo 1 >$q/nio_state"
+
+	# classic polling first: its mean sets the static sleep (mean / 2)
+	check "classic poll" nio_txn --hipri --count 1000
+	txn_summary "4 KiB reads, classic poll"
+	mean_ns=$(sed -n 's/^mean_us=//p' /tmp/txn.out | awk '{ printf "%d", $1 * 1000 }')
+	s=$((mean_ns / 2))
+	echo "$s $s $s $s $s" >$q/nio_read_sleep_ns
+	echo "$mean_ns $mean_ns $mean_ns $mean_ns $mean_ns" >$q/nio_read_expect_ns
+	check "static sleep set" [ "$(cat $q/nio_read_sleep_ns)" = "$s $s $s $s $s" ]
+	echo 1 >$q/nio_enable
+
+	check "nio small reads" nio_txn --hipri --count 1000
+	txn_summary "4 KiB reads, NIO"
+	check "small: no interrupts" [ "$txn_irqs" -eq 0 ]
+	check "small: lazily polled" [ "$(nio_count lazy_polled)" -eq 1000 ]
+	check "small: slept" [ "$(nio_count sleeps)" -ge 900 ]
+	check "small transaction (4 x 4 KiB)" nio_txn --hipri --count 200 --members 4
+	check "small transaction: no interrupts" [ "$txn_irqs" -eq 0 ]
+	check "large reads (64 KiB)" nio_txn --hipri --count 200 --member-kib 64
+	txn_summary "64 KiB reads, NIO"
+	check "large: interrupts" [ "$txn_irqs" -ge 200 ]
+	check "mixed transaction (4+4+4+64 KiB)" nio_txn --hipri --count 100 --members 4 \
+		--member-kib 4,4,4,64 --in-order
+	check "mixed: interrupts" [ "$txn_irqs" -ge 100 ]
+	check "large and mixed counted" [ "$(nio_count interrupts)" -eq 300 ]
+	check "queueing estimate shown" grep -q "^hctx[0-9]* read" $q/nio_state
+	check "writes (4 KiB)" nio_txn --hipri --count 200 --rw write
+	check "writes: no interrupts" [ "$txn_irqs" -eq 0 ]
+	# without RWF_HIPRI, NIO stays out of the way
+	polled=$(nio_count lazy_polled)
+	check "not hipri" nio_txn --count 200
+	check "not hipri: interrupts" [ "$txn_irqs" -ge 200 ]
+	check "not hipri: not counted" [ "$(nio_count lazy_polled)" -eq "$polled" ]
+	echo 0 >$q/nio_enable
+	sleeps=$(nio_count sleeps)
+	check "off again" nio_txn --hipri --count 200
+	check "off: classic poll, no sleep" [ "$(nio_count sleeps)" -eq "$sleeps" ]
+	check "off: no interrupts" [ "$txn_irqs" -eq 0 ]
+	cat $q/nio_state
+	cat /tmp/nio.out
+	check "rmmod" unload_nvmev
 }
 
 # Writes split by the block layer (max_sectors_kb lowered to 128 KiB): a
