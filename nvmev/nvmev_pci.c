@@ -188,6 +188,21 @@ void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector)
 	}
 }
 
+/*
+ * Remove the root bus pci_scan_bus() made and free its host bridge:
+ * pci_remove_root_bus() only unregisters the bridge, and the reference
+ * pci_scan_bus() left on it (with the bus's resource windows) is ours to
+ * drop -- x86 never removes its own root buses, so nothing else does.
+ */
+static void nvmev_remove_root_bus(struct pci_bus *bus)
+{
+	struct pci_host_bridge *bridge = pci_find_host_bridge(bus);
+
+	pci_stop_root_bus(bus);
+	pci_remove_root_bus(bus);
+	pci_free_host_bridge(bridge);
+}
+
 int nvmev_pci_create(struct nvmev_dev *dev)
 {
 	struct resource *res;
@@ -231,8 +246,7 @@ err_put:
 	pci_dev_put(dev->pdev);
 	dev->pdev = NULL;
 err_bus:
-	pci_stop_root_bus(dev->bus);
-	pci_remove_root_bus(dev->bus);
+	nvmev_remove_root_bus(dev->bus);
 	dev->bus = NULL;
 	return ret;
 }
@@ -243,8 +257,7 @@ void nvmev_pci_remove(struct nvmev_dev *dev)
 	if (!dev->bus)
 		return;
 	pci_lock_rescan_remove();
-	pci_stop_root_bus(dev->bus);
-	pci_remove_root_bus(dev->bus);
+	nvmev_remove_root_bus(dev->bus);
 	pci_unlock_rescan_remove();
 	pci_dev_put(dev->pdev);
 	dev->pdev = NULL;
