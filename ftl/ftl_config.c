@@ -251,6 +251,7 @@ void ftl_config_scale(const struct ftl_config *cfg, struct ftl_geometry *g)
 	g->t_fw_read = cfg->fw_read_ns * cfg->time_scale;
 	g->t_fw_write = cfg->fw_write_ns * cfg->time_scale;
 	g->t_fw_write_4k = cfg->fw_write_4k_ns * cfg->time_scale;
+	g->t_jitter = cfg->jitter_ns * cfg->time_scale;
 }
 
 u64 ftl_xfer_ns(const struct ftl_geometry *g, u64 bytes, u64 mbps)

@@ -72,7 +72,12 @@
 	  "1 = honour append/overwrite placement hints, 0 = ignore them") \
 	X(hint_wear_gap, 0, 0, 1000000,					\
 	  "place a hinted write round-robin when its die has this many "	\
-	  "more erases than the least-worn die; 0 = never")
+	  "more erases than the least-worn die; 0 = never")		\
+	X(jitter_ns, 0, 0, 100000000,					\
+	  "added to every completion: uniform in [0, jitter_ns] ns (scaled " \
+	  "by time_scale); 0 = deterministic latency")			\
+	X(jitter_seed, 1, 0, 4294967295,				\
+	  "seed of the jitter: the same seed gives the same delays")
 
 struct ftl_config {
 #define FTL_CONFIG_FIELD(name, def, min, max, desc) u64 name;
@@ -105,6 +110,7 @@ struct ftl_geometry {
 	u64 t_fw_read;
 	u64 t_fw_write;
 	u64 t_fw_write_4k;
+	u64 t_jitter;		/* most completion jitter */
 	u64 time_scale;
 	u64 channel_mbps;
 	u64 link_mbps;

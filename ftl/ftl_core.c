@@ -304,5 +304,7 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 	}
 	if (ret)
 		ftl->st.errors++;
+	else if (ftl->geo.t_jitter)
+		*done += ftl_jitter(ftl);
 	return ret;
 }

@@ -92,6 +92,7 @@ struct ftl {
 	struct ftl_wbuf wb;
 	struct ftl_place place;
 	struct ftl_stats st;
+	u64 jitter_state;	/* splitmix64, from jitter_seed */
 };
 
 static inline u32 ftl_die_of(const struct ftl *ftl, u32 ppa)
@@ -118,6 +119,7 @@ static inline u32 ftl_channel_of(const struct ftl *ftl, u32 die)
 
 /* ftl_timing.c: resources and the write buffer */
 int ftl_timing_init(struct ftl *ftl);
+u64 ftl_jitter(struct ftl *ftl);
 void ftl_timing_free(struct ftl *ftl);
 void ftl_timing_rescale(struct ftl *ftl);
 u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes);

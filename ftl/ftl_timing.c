@@ -93,12 +93,29 @@ void ftl_timing_rescale(struct ftl *ftl)
 	ftl_bw_rescale(&ftl->link_tx, &ftl->geo);
 }
 
+/*
+ * Completion jitter: uniform in [0, t_jitter], from splitmix64 (any seed,
+ * 0 included, gives a full-period sequence). A real drive's latency
+ * varies; a deterministic model makes the standard deviation that
+ * latency-driven hosts (NIO's sleep = mean - stdev) rely on zero.
+ */
+u64 ftl_jitter(struct ftl *ftl)
+{
+	u64 z = (ftl->jitter_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return ftl_mod64(z, ftl->geo.t_jitter + 1);
+}
+
 int ftl_timing_init(struct ftl *ftl)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_wbuf *wb = &ftl->wb;
 	u32 ch;
 
+	ftl->jitter_state = ftl->cfg.jitter_seed;
 	ftl->chan = ftl_zalloc(g->channels, sizeof(*ftl->chan));
 	if (!ftl->chan)
 		return -ENOMEM;

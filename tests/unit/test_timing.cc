@@ -1,5 +1,9 @@
 // Timing model: exact latencies of single operations, serialisation on
 // dies and channels, the write buffer, flush and time scaling.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "helpers.h"
 
 namespace nvmev::test {
@@ -144,6 +148,57 @@ TEST(Timing, OneNandReadPerProgramUnit) {
     EXPECT_EQ(d.host_reads, 1u);
     EXPECT_EQ(d.host_read_units, 8u);
   }
+}
+
+// Latencies of n 4 KiB reads of one written granule, each on an idle drive.
+std::vector<uint64_t> read_latencies(const ftl_config& c, int n) {
+  Model m(c);
+  prefill(m, 1);
+  std::vector<uint64_t> lat;
+  for (int i = 0; i < n; i++) {
+    const uint64_t t = T * (i + 1);
+    lat.push_back(ok(m, cmd(FTL_OP_READ, 0, K4), t) - t);
+  }
+  return lat;
+}
+
+TEST(Timing, NoJitterByDefault) {
+  for (uint64_t l : read_latencies(paper_config(), 100)) EXPECT_NEAR(double(l), double(kRead4k), 4);
+}
+
+TEST(Timing, JitterIsUniformBoundedAndSeeded) {
+  ftl_config c = paper_config();
+  c.jitter_ns = 20000;
+  const auto a = read_latencies(c, 4000), b = read_latencies(c, 4000);
+  EXPECT_EQ(a, b) << "the same seed must give the same delays";
+  c.jitter_seed = 2;
+  EXPECT_NE(read_latencies(c, 4000), a) << "another seed, other delays";
+  double sum = 0, sq = 0;
+  for (uint64_t l : a) {
+    EXPECT_GE(l + 4, kRead4k);
+    EXPECT_LE(l, kRead4k + 20000 + 4);
+    sum += double(l);
+  }
+  const double mean = sum / a.size();
+  for (uint64_t l : a) sq += (double(l) - mean) * (double(l) - mean);
+  // uniform on [0, 20000]: mean 10000, standard deviation 20000 / sqrt(12)
+  EXPECT_NEAR(mean, kRead4k + 10000.0, 400);
+  EXPECT_NEAR(std::sqrt(sq / a.size()), 20000 / std::sqrt(12.0), 400);
+}
+
+TEST(Timing, TimeScaleScalesTheJitter) {
+  ftl_config c = paper_config();
+  c.time_scale = 100;
+  const uint64_t base = read_latencies(c, 1)[0];
+  c.jitter_ns = 1000;
+  uint64_t least = UINT64_MAX, most = 0;
+  for (uint64_t l : read_latencies(c, 2000)) {
+    least = std::min(least, l);
+    most = std::max(most, l);
+  }
+  EXPECT_GE(least, base);
+  EXPECT_LE(most - base, 100u * 1000);
+  EXPECT_GE(most - base, 90u * 1000);  // 2000 draws nearly reach the top
 }
 
 }  // namespace
