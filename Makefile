@@ -7,6 +7,7 @@
 #   make timing       nvmev.ko's timing in a QEMU guest vs the model
 #   make hints        placement-hint experiments, simulator and guest
 #   make ext4         file-system experiments through ext4, patched guest kernel
+#   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -16,7 +17,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints ext4 clean
+.PHONY: all module sim deps check bench experiments timing hints ext4 nio clean
 
 all: module sim
 
@@ -57,6 +58,10 @@ hints: deps sim
 # fragmentation through ext4 with the host patches: hints off/on vs contiguous
 ext4: deps
 	scripts/ext4-experiments.sh $(RESULTS)/ext4
+
+# synchronous polling and NIO (host patches 4-5): latency and CPU
+nio: deps
+	scripts/nio-experiments.sh $(RESULTS)/nio
 
 clean:
 	rm -rf $(BUILD)

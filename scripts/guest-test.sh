@@ -41,7 +41,8 @@ cmake --build "$userspace" -j "$(nproc)" \
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
 	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
-	"$PWD/$userspace/workloads/nvmev-layout" "$PWD/$userspace/workloads/nvmev-txn"
+	"$PWD/$userspace/workloads/nvmev-layout" "$PWD/$userspace/workloads/nvmev-txn" \
+	"$PWD/scripts/nio-calibrate.sh"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"

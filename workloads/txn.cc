@@ -5,9 +5,13 @@
 // calls RWF_HIPRI (polled with host patch 4 or NIO). Prints the mean,
 // standard deviation and 99th percentile of the transaction latency and
 // the CPU the calling thread used (user, system, context switches).
+// --sleep-probe-us N measures instead how late a sleep of N us wakes up
+// (COUNT sleeps): the sleep cost NIO subtracts (nio_sleep_cost_ns).
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -30,6 +34,29 @@ namespace {
 
 double seconds(const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; }
 
+// How much later than asked COUNT sleeps of `us` wake up: mean and 90th
+// percentile, in ns.
+json sleep_probe(uint64_t us, unsigned count) {
+  // no timer slack: NIO's in-kernel hrtimer sleep has none either
+  if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0)) throw sys_error("prctl(PR_SET_TIMERSLACK)");
+  std::vector<double> late;
+  for (unsigned i = 0; i < count; i++) {
+    const auto s = std::chrono::steady_clock::now();
+    timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>(us % 1000000 * 1000)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR) {
+    }
+    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - s).count();
+    late.push_back(std::max(0.0, ns - us * 1000.0));
+  }
+  std::sort(late.begin(), late.end());
+  double sum = 0;
+  for (double l : late) sum += l;
+  return {{"sleep_us", us},
+          {"sleeps", count},
+          {"late_mean_ns", sum / count},
+          {"late_p90_ns", late[std::min<size_t>(count - 1, count * 9 / 10)]}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -39,7 +66,10 @@ int main(int argc, char** argv) {
   unsigned members = 1, count = 1000;
   uint64_t span_mib = 64, seed = 1;
   bool hipri = false, in_order = false;
-  app.add_option("device", device, "block device (opened O_DIRECT)")->required();
+  uint64_t probe_us = 0;
+  app.add_option("device", device, "block device (opened O_DIRECT)");
+  app.add_option("--sleep-probe-us", probe_us, "measure how late sleeps of this many us wake up; no I/O")
+      ->check(CLI::Range(1, 1000000));
   app.add_option("--rw", rw)->check(CLI::IsMember({"read", "write"}))->capture_default_str();
   app.add_option("--members", members, "iovecs per call")->check(CLI::Range(1, 1024))->capture_default_str();
   app.add_option("--member-kib", member_kib, "member sizes, one picked at random per member (KiB)")
@@ -58,7 +88,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  auto print = [&](const json& out) {
+    if (format == "json") {
+      std::cout << out.dump(2) << "\n";
+    } else {
+      for (auto& [k, v] : out.items()) std::cout << k << "=" << v << "\n";
+    }
+  };
   try {
+    if (probe_us) {
+      print(sleep_probe(probe_us, count));
+      return 0;
+    }
+    if (device.empty()) throw std::invalid_argument("a device is required (or --sleep-probe-us)");
     for (uint64_t k : member_kib)
       if (k % 4) throw std::invalid_argument("--member-kib " + std::to_string(k) + " is not a multiple of 4");
     const bool write = rw == "write";
@@ -123,11 +165,7 @@ int main(int argc, char** argv) {
                 {"sys_cpu_pct", 100 * sys / wall},
                 {"ctx_voluntary", r1.ru_nvcsw - r0.ru_nvcsw},
                 {"ctx_involuntary", r1.ru_nivcsw - r0.ru_nivcsw}};
-    if (format == "json") {
-      std::cout << out.dump(2) << "\n";
-    } else {
-      for (auto& [k, v] : out.items()) std::cout << k << "=" << v << "\n";
-    }
+    print(out);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "nvmev-txn: " << e.what() << "\n";

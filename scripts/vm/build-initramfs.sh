@@ -26,6 +26,7 @@ for t in "${tools[@]}"; do
 	t=$(basename "$t")
 	rm -f "$root/bin/$t" # may be a busybox applet link
 	cp "$path" "$root/bin/$t"
+	[ "$(head -c 2 "$path")" = "#!" ] && continue # a script: busybox runs it
 	ldd "$path" | grep -o '/[^ ]*' | while read -r lib; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"

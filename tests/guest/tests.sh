@@ -984,11 +984,13 @@ nio_txn() {
 # nio_count NAME: a counter of /sys/block/nvme0n1/queue/nio_state
 nio_count() { sed -n "s/^$1 //p" /sys/block/nvme0n1/queue/nio_state; }
 
+# txn_field NAME: a value nvmev-txn printed (key=value)
+txn_field() { sed -n "s/^$1=//p" /tmp/txn.out; }
+
 # txn_summary TAG: one line with what nvmev-txn measured
 txn_summary() {
-	echo "nio: $1: mean $(sed -n 's/^mean_us=//p' /tmp/txn.out) us," \
-		"stdev $(sed -n 's/^stdev_us=//p' /tmp/txn.out) us," \
-		"cpu usr $(sed -n 's/^usr_cpu_pct=//p' /tmp/txn.out) % sys $(sed -n 's/^sys_cpu_pct=//p' /tmp/txn.out) %," \
+	echo "nio: $1: mean $(txn_field mean_us) us, stdev $(txn_field stdev_us) us," \
+		"cpu usr $(txn_field usr_cpu_pct) % sys $(txn_field sys_cpu_pct) %," \
 		"$txn_irqs interrupts" >>/tmp/nio.out
 }
 
@@ -1057,6 +1059,62 @@ test_nio() {
 	check "off: no interrupts" [ "$txn_irqs" -eq 0 ]
 	cat $q/nio_state
 	cat /tmp/nio.out
+	check "rmmod" unload_nvmev
+}
+
+# nio_point MODE RW KIB-LIST LABEL MEMBERS: one point of the NIO
+# experiment (NIO_COUNT calls, default 300), appended to /tmp/nio.csv
+nio_point() {
+	q=/sys/block/nvme0n1/queue
+	hipri=--hipri
+	echo -1 >$q/io_poll_delay
+	echo 0 >$q/nio_enable
+	case $1 in
+	interrupt) hipri= ;;
+	hybrid) echo 0 >$q/io_poll_delay ;;
+	nio) echo 1 >$q/nio_enable ;;
+	esac
+	nio_txn --rw "$2" --member-kib "$3" --members "$5" --count "${NIO_COUNT:-300}" $hipri || return 1
+	line="nio_csv,$1,$2,$4,$5"
+	for k in mean_us stdev_us p99_us usr_cpu_pct sys_cpu_pct; do
+		line="$line,$(txn_field $k)"
+	done
+	echo "$line,$txn_irqs" >>/tmp/nio.csv
+	echo -1 >$q/io_poll_delay
+	echo 0 >$q/nio_enable
+}
+
+# The NIO experiment (scripts/nio-experiments.sh): calibration, then QD1
+# reads and writes of 4 KiB..1 MiB and vectored transactions of 4 and 64
+# members, by interrupt, classic polling, hybrid polling and NIO, on a
+# device slowed by NIO_TIME_SCALE (default 20) so that its time dominates
+# the guest's timer and scheduling costs; NIO_JITTER_NS adds device jitter.
+test_nio_experiment() {
+	rm -f /tmp/nio.csv
+	# shellcheck disable=SC2086 # optional parameters
+	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" \
+		${NIO_JITTER_NS:+jitter_ns=$NIO_JITTER_NS} || return 1
+	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
+	check "calibrate" sh -c "nio-calibrate.sh /dev/nvme0n1 ${NIO_COUNT:-300} >/tmp/cal.csv"
+	sed 's/^/nio_cal,/' /tmp/cal.csv
+	for rw in read write; do
+		for kib in $(echo "${NIO_SIZES:-4,8,16,32,64,128,256,1024}" | tr , ' '); do
+			for mode in interrupt classic hybrid nio; do
+				check "$mode $rw $kib KiB" nio_point $mode $rw "$kib" "$kib" 1
+			done
+		done
+	done
+	for members in 4 64; do
+		# 64 members of 4..16 KiB stay within one bio (1 MiB)
+		sizes=4,8,16,32,64
+		[ "$members" = 64 ] && sizes=4,8,16
+		for mode in interrupt classic hybrid nio; do
+			check "$mode transaction x$members" nio_point $mode read "$sizes" \
+				"$(echo "$sizes" | tr , -)" "$members"
+		done
+	done
+	echo "nio_csv,mode,rw,kib,members,mean_us,stdev_us,p99_us,usr_cpu_pct,sys_cpu_pct,interrupts"
+	cat /tmp/nio.csv
 	check "rmmod" unload_nvmev
 }
 
