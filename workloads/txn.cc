@@ -95,19 +95,25 @@ int main(int argc, char** argv) {
       for (auto& [k, v] : out.items()) std::cout << k << "=" << v << "\n";
     }
   };
+  // bad input: status 2, like a parse error, before anything is touched
+  auto usage_error = [](const std::string& what) {
+    std::cerr << "nvmev-txn: " << what << "\n";
+    return 2;
+  };
+  if (!probe_us && device.empty()) return usage_error("a device is required (or --sleep-probe-us)");
+  for (uint64_t k : member_kib)
+    if (k % 4) return usage_error("--member-kib " + std::to_string(k) + " is not a multiple of 4");
+  if (!probe_us && uint64_t{members} * *std::max_element(member_kib.begin(), member_kib.end()) * KiB >
+                       span_mib * MiB)
+    return usage_error("a transaction is larger than --span-mib");
   try {
     if (probe_us) {
       print(sleep_probe(probe_us, count));
       return 0;
     }
-    if (device.empty()) throw std::invalid_argument("a device is required (or --sleep-probe-us)");
-    for (uint64_t k : member_kib)
-      if (k % 4) throw std::invalid_argument("--member-kib " + std::to_string(k) + " is not a multiple of 4");
     const bool write = rw == "write";
     File dev(device, (write ? O_RDWR : O_RDONLY) | O_DIRECT);
     const uint64_t max_member = *std::max_element(member_kib.begin(), member_kib.end()) * KiB;
-    if (uint64_t{members} * max_member > span_mib * MiB)
-      throw std::invalid_argument("a transaction is larger than --span-mib");
     std::vector<Buffer> bufs;
     for (unsigned m = 0; m < members; m++) bufs.push_back(aligned_buffer(max_member));
     std::mt19937_64 rng(seed);

@@ -2,11 +2,12 @@
 # Command-line behaviour of the workload generators: bad input gets a
 # precise message and exit status 2 before anything is written; a missing
 # directory or device file fails with status 1 and names the path.
-# Usage: workload_cli_test.sh NVMEV_FSFRAG NVMEV_SQLITE NVMEV_FILESERVER
+# Usage: workload_cli_test.sh NVMEV_FSFRAG NVMEV_SQLITE NVMEV_FILESERVER NVMEV_TXN
 set -u
 fsfrag=$1
 sqlite=$2
 fileserver=$3
+txn=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -40,6 +41,22 @@ expect 2 "" "$fileserver" "$tmp/fs" --files x
 # a device file that is not there: status 1, the path named
 expect 1 "$tmp/none: cannot read" "$fsfrag" "$tmp/fs" --geometry "$tmp/none" --stats "$tmp/none"
 expect 1 "$tmp/no-dir" "$sqlite" "$tmp/no-dir" --no-align --stats ''
+
+# nvmev-txn: bad input, a missing device, and a run on a file (O_DIRECT:
+# in the build tree, since /tmp may be a tmpfs without it)
+dev=$(mktemp -p "$PWD" txn-dev.XXXXXX)
+trap 'rm -rf "$tmp" "$dev"' EXIT
+expect 2 "not a multiple of 4" "$txn" "$dev" --member-kib 4,6
+expect 2 "a device is required" "$txn"
+expect 2 "larger than --span-mib" "$txn" "$dev" --members 64 --member-kib 64 --span-mib 1
+expect 2 "" "$txn" "$dev" --members 0
+expect 2 "" "$txn" "$dev" --rw sideways
+expect 1 "$tmp/none" "$txn" "$tmp/none"
+truncate -s 8M "$dev"
+expect 0 '"transactions": 20' "$txn" "$dev" --members 4 --member-kib 4,8 --count 20 --span-mib 8
+expect 0 "bytes=245760" "$txn" "$dev" --members 4 --member-kib 4,4,4,48 --in-order --count 4 \
+	--span-mib 8 --rw write --format text
+expect 0 "late_mean_ns=" "$txn" --sleep-probe-us 50 --count 5 --format text
 
 [ "$fails" -eq 0 ] && echo "workload CLI: all checks passed"
 exit $((fails > 0))
