@@ -3,10 +3,12 @@
 # nio-calibrate.sh sets NIO's static values from classic polling, then QD1
 # reads and writes of 4 KiB..1 MiB and vectored transactions of 4 and 64
 # members (nvmev-txn) by interrupt, classic polling, hybrid polling and
-# NIO. CPU is the issuing thread's (getrusage), so the emulator's CPU is
-# not counted. Writes OUTDIR/nio.csv, OUTDIR/calibration.csv, plots, and
-# prints NIO against classic polling (4-32 KiB reads: CPU ratio, mean
-# latency ratio) and against interrupts (64 KiB and more).
+# NIO, and the paper's three-phase workload (fio, jobs scaled to the
+# guest's CPUs) by interrupt, classic polling and NIO. CPU is the issuing
+# threads' (getrusage, fio's usr/sys), so the emulator's is not counted.
+# Writes OUTDIR/nio.csv, calibration.csv, phases.csv, plots, and prints
+# NIO against classic polling (4-32 KiB reads: CPU ratio, mean latency
+# ratio) and against interrupts (64 KiB and more).
 # Usage: nio-experiments.sh [OUTDIR]
 #        PARSE_ONLY=1 nio-experiments.sh OUTDIR  (again from the console)
 # Scale: GUEST_APPEND="NIO_TIME_SCALE=20 NIO_COUNT=300 NIO_JITTER_NS=0
@@ -25,6 +27,7 @@ fi
 grep -E '^(ok|not ok|guest:)' "$out/guest-console.txt" || true
 tr -d '\r' <"$out/guest-console.txt" | sed -n 's/^nio_csv,//p' | awk '!seen[$0]++' >"$out/nio.csv"
 tr -d '\r' <"$out/guest-console.txt" | sed -n 's/^nio_cal,//p' >"$out/calibration.csv"
+tr -d '\r' <"$out/guest-console.txt" | sed -n 's/^nio_phase,//p' | awk '!seen[$0]++' >"$out/phases.csv"
 [ "$(wc -l <"$out/nio.csv")" -gt 1 ] || { echo "nio-experiments: no results in $out/guest-console.txt" >&2; exit 1; }
 
 echo "== calibration (classic polling, ns)"
@@ -48,6 +51,8 @@ awk -F, 'NR > 1 {
 	}' "$out/nio.csv" >"$out/ratios.csv"
 echo "== NIO relative to classic polling and interrupts ($out/ratios.csv)"
 column -t -s, "$out/ratios.csv"
+echo "== three-phase workload, jobs scaled to the guest's CPUs ($out/phases.csv)"
+column -t -s, "$out/phases.csv"
 
 if command -v gnuplot >/dev/null; then
 	for rw in read write; do

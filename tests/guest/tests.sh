@@ -1084,9 +1084,44 @@ nio_point() {
 	echo 0 >$q/nio_enable
 }
 
+# nio_phases MODE: the three-phase dynamic workload of the NIO paper (2 jobs
+# of 4-8 KiB writes, then 4 of 128 KiB-1 MiB reads, then 13 of 4-8 KiB
+# reads), with the job counts scaled to the guest's two CPUs by
+# NIO_PHASE_JOBS (default 1,2,3) and NIO_PHASE_MIB per small job (8; the
+# large jobs move 8 times that); one CSV row per phase in /tmp/nio_phases.csv
+nio_phases() {
+	mode=$1
+	q=/sys/block/nvme0n1/queue
+	hipri=1
+	echo -1 >$q/io_poll_delay
+	echo 0 >$q/nio_enable
+	case $mode in
+	interrupt) hipri=0 ;;
+	nio) echo 1 >$q/nio_enable ;;
+	esac
+	jobs=$(echo "${NIO_PHASE_JOBS:-1,2,3}" | tr , ' ')
+	# shellcheck disable=SC2086 # three numbers
+	set -- $jobs
+	mib=${NIO_PHASE_MIB:-8}
+	timeout 900 fio --output-format=terse --terse-version=3 --group_reporting \
+		--filename=/dev/nvme0n1 --size=64M --direct=1 --ioengine=pvsync2 --hipri=$hipri \
+		--name=small_writes --rw=randwrite --bsrange=4k-8k --numjobs="$1" --io_size="${mib}M" \
+		--name=large_reads --stonewall --rw=randread --bsrange=128k-1m --numjobs="$2" \
+		--io_size="$((8 * mib))M" \
+		--name=small_reads --stonewall --rw=randread --bsrange=4k-8k --numjobs="$3" \
+		--io_size="${mib}M" >/tmp/phases.out || return 1
+	# terse v3: 3 name, 9 read runtime ms, 50 write runtime ms, 88-90 usr, sys, ctx
+	awk -F';' -v mode="$mode" -v jobs="$jobs" 'BEGIN { split(jobs, j, " ") }
+		{ rt = $9 > $50 ? $9 : $50; sub(/%/, "", $88); sub(/%/, "", $89)
+		  print "nio_phase," mode "," $3 "," j[NR] "," rt "," $88 "," $89 "," $90 }' \
+		/tmp/phases.out >>/tmp/nio_phases.csv
+	echo 0 >$q/nio_enable
+}
+
 # The NIO experiment (scripts/nio-experiments.sh): calibration, then QD1
 # reads and writes of 4 KiB..1 MiB and vectored transactions of 4 and 64
-# members, by interrupt, classic polling, hybrid polling and NIO, on a
+# members, by interrupt, classic polling, hybrid polling and NIO, and the
+# three-phase workload by interrupt, classic polling and NIO, on a
 # device slowed by NIO_TIME_SCALE (default 20) so that its time dominates
 # the guest's timer and scheduling costs; NIO_JITTER_NS adds device jitter.
 test_nio_experiment() {
@@ -1113,8 +1148,14 @@ test_nio_experiment() {
 				"$(echo "$sizes" | tr , -)" "$members"
 		done
 	done
+	rm -f /tmp/nio_phases.csv
+	for mode in interrupt classic nio; do
+		check "three phases, $mode" nio_phases $mode
+	done
 	echo "nio_csv,mode,rw,kib,members,mean_us,stdev_us,p99_us,usr_cpu_pct,sys_cpu_pct,interrupts"
 	cat /tmp/nio.csv
+	echo "nio_phase,mode,phase,jobs,runtime_ms,usr_cpu_pct,sys_cpu_pct,ctx"
+	cat /tmp/nio_phases.csv
 	check "rmmod" unload_nvmev
 }
 
