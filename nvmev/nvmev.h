@@ -152,7 +152,7 @@ void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd);
 /* nvmev_io.c */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		      struct nvme_command *cmd);
-u16 nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd, void *buf,
+u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 		   u64 len, bool to_host);
 
 /* nvmev_debugfs.c */

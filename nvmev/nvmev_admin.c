@@ -26,11 +26,12 @@ static void done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 	nvmev_complete(dev, 0, req->cid, status, result, ktime_get_ns());
 }
 
-/* Copy @len bytes of @buf to the host buffer of @cmd, or fail it. */
-static void reply(struct nvmev_dev *dev, struct nvme_command *cmd,
-		  const struct nvmev_admin_req *req, void *buf, u32 len)
+/* Copy @len bytes of @buf to the host buffer of @req, or fail it. */
+static void reply(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		  void *buf, u32 len)
 {
-	done(dev, req, nvmev_prp_copy(dev, cmd, buf, len, true), 0);
+	done(dev, req, nvmev_prp_copy(dev, req->prp1, req->prp2, buf, len, true),
+	     0);
 }
 
 static void pad_copy(char *dst, const char *src, size_t n)
@@ -114,8 +115,7 @@ static void identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 	ns_ids(dev, id->eui64, id->nguid);
 }
 
-static void identify(struct nvmev_dev *dev, struct nvme_command *cmd,
-		     const struct nvmev_admin_req *req)
+static void identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
 	void *buf = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	u8 *p = buf;
@@ -143,7 +143,7 @@ static void identify(struct nvmev_dev *dev, struct nvme_command *cmd,
 		ns_ids(dev, p + 4, p + 4 + 8 + 4);
 		break;
 	}
-	reply(dev, cmd, req, buf, NVME_IDENTIFY_DATA_SIZE);
+	reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
 	kfree(buf);
 }
 
@@ -202,7 +202,7 @@ static_assert(sizeof(struct nvme_smart_log) == 512);
 static_assert(sizeof(struct nvme_effects_log) == 4096);
 
 /* fields checked by nvmev_admin_parse(): a known log, offset inside it */
-static void get_log_page(struct nvmev_dev *dev, struct nvme_command *cmd,
+static void get_log_page(struct nvmev_dev *dev,
 			 const struct nvmev_admin_req *req)
 {
 	u8 *page, *out;
@@ -232,7 +232,7 @@ static void get_log_page(struct nvmev_dev *dev, struct nvme_command *cmd,
 	}
 	memcpy(out, page + req->log_off,
 	       min_t(u64, req->log_len, req->log_size - req->log_off));
-	reply(dev, cmd, req, out, req->log_len);
+	reply(dev, req, out, req->log_len);
 	kvfree(out);
 out:
 	kfree(page);
@@ -353,10 +353,10 @@ void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd)
 	}
 	switch (req.opcode) {
 	case nvme_admin_identify:
-		identify(dev, cmd, &req);
+		identify(dev, &req);
 		return;
 	case nvme_admin_get_log_page:
-		get_log_page(dev, cmd, &req);
+		get_log_page(dev, &req);
 		return;
 	case nvme_admin_set_features:
 		result = set_features(dev, &req);

@@ -35,17 +35,15 @@ static const struct nvmev_host_mem host_ram = {
 };
 
 /*
- * Copy @len bytes between @buf and the host buffer described by the PRP
- * entries of @cmd. Returns an NVMe status: offsets that break the PRP
- * rules and addresses that are not host RAM fail the command.
+ * Copy @len bytes between @buf and the host buffer described by a
+ * command's PRP entries (as nvmev_cmd.c decoded them). Returns an NVMe
+ * status: offsets that break the PRP rules and addresses that are not
+ * host RAM fail the command.
  */
-u16 nvmev_prp_copy(struct nvmev_dev *dev, struct nvme_command *cmd,
-		   void *buf, u64 len, bool to_host)
+u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
+		   u64 len, bool to_host)
 {
-	switch (nvmev_prp_copy_mem(&host_ram,
-				   le64_to_cpu(cmd->common.dptr.prp1),
-				   le64_to_cpu(cmd->common.dptr.prp2),
-				   buf, len, to_host)) {
+	switch (nvmev_prp_copy_mem(&host_ram, prp1, prp2, buf, len, to_host)) {
 	case NVMEV_PRP_OK:
 		return NVME_SC_SUCCESS;
 	case NVMEV_PRP_BAD_OFFSET:
@@ -83,15 +81,15 @@ static u16 model_cmd(struct nvmev_dev *dev, const struct ftl_cmd *c, u64 *due)
 	return ftl_status(ret);
 }
 
-static u16 rw(struct nvmev_dev *dev, struct nvme_command *cmd,
-	      const struct nvmev_io_req *req, u64 *due)
+static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
 {
 	bool write = req->opcode == nvme_cmd_write;
 	u64 units = req->model.len >> 9;	/* SMART counts 512-byte units */
 	u16 status;
 
-	status = nvmev_prp_copy(dev, cmd, dev->storage + req->model.off,
-				req->model.len, !write);
+	status = nvmev_prp_copy(dev, req->prp1, req->prp2,
+				dev->storage + req->model.off, req->model.len,
+				!write);
 	if (status)
 		return status;
 	if (write) {
@@ -113,8 +111,8 @@ static u16 write_zeroes(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 	return model_cmd(dev, &req->model, due);
 }
 
-static u16 dsm(struct nvmev_dev *dev, struct nvme_command *cmd,
-	       const struct nvmev_io_req *req, u64 *due)
+static u16 dsm(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+	       u64 *due)
 {
 	const struct nvmev_ns_view *ns = &dev->ns;
 	u32 nr = req->nr_ranges, i;
@@ -127,8 +125,8 @@ static u16 dsm(struct nvmev_dev *dev, struct nvme_command *cmd,
 	ranges = kmalloc_array(nr, NVMEV_DSM_RANGE_BYTES, GFP_KERNEL);
 	if (!ranges)
 		return NVME_SC_INTERNAL;
-	status = nvmev_prp_copy(dev, cmd, ranges, nr * NVMEV_DSM_RANGE_BYTES,
-				false);
+	status = nvmev_prp_copy(dev, req->prp1, req->prp2, ranges,
+				nr * NVMEV_DSM_RANGE_BYTES, false);
 	/* every range is checked before any is deallocated */
 	if (!status)
 		status = nvmev_dsm_check(ns, ranges, nr);
@@ -159,13 +157,13 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid, struct nvme_command *cmd)
 		switch (req.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
-			status = rw(dev, cmd, &req, &due);
+			status = rw(dev, &req, &due);
 			break;
 		case nvme_cmd_write_zeroes:
 			status = write_zeroes(dev, &req, &due);
 			break;
 		case nvme_cmd_dsm:
-			status = dsm(dev, cmd, &req, &due);
+			status = dsm(dev, &req, &due);
 			break;
 		default:		/* flush */
 			status = model_cmd(dev, &req.model, &due);
