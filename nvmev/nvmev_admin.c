@@ -66,7 +66,7 @@ static void identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->awun = 0;
 	strscpy(id->subnqn, "nqn.2026-11.io.nvmev:ctrl1", sizeof(id->subnqn));
 	id->psd[0].max_power = cpu_to_le16(2500);	/* 25 W */
-	if (dev->cfg.hints) {
+	if (dev->ns.hints_supported) {
 		const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
 		struct nvmev_hint_id *h = (void *)id + NVMEV_HINT_ID_OFFSET;
 
