@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
   if (!probe_us && device.empty()) return usage_error("a device is required (or --sleep-probe-us)");
   for (uint64_t k : member_kib)
     if (k % 4) return usage_error("--member-kib " + std::to_string(k) + " is not a multiple of 4");
-  if (!probe_us && uint64_t{members} * *std::max_element(member_kib.begin(), member_kib.end()) * KiB >
-                       span_mib * MiB)
+  const uint64_t max_member = *std::max_element(member_kib.begin(), member_kib.end()) * KiB;
+  if (!probe_us && uint64_t{members} * max_member > span_mib * MiB)
     return usage_error("a transaction is larger than --span-mib");
   try {
     if (probe_us) {
@@ -113,7 +113,6 @@ int main(int argc, char** argv) {
     }
     const bool write = rw == "write";
     File dev(device, (write ? O_RDWR : O_RDONLY) | O_DIRECT);
-    const uint64_t max_member = *std::max_element(member_kib.begin(), member_kib.end()) * KiB;
     std::vector<Buffer> bufs;
     for (unsigned m = 0; m < members; m++) bufs.push_back(aligned_buffer(max_member));
     std::mt19937_64 rng(seed);
