@@ -1064,24 +1064,32 @@ test_nio() {
 
 # nio_point MODE RW KIB-LIST LABEL MEMBERS: one point of the NIO
 # experiment (NIO_COUNT calls, default 300), appended to /tmp/nio.csv
-nio_point() {
+# reap_mode interrupt|classic|hybrid|nio: how the namespace's queue reaps
+# RWF_HIPRI I/O (classic = no hybrid sleep, NIO off); sets hipri to 0 for
+# interrupt (the I/O is not marked RWF_HIPRI), else 1
+reap_mode() {
 	q=/sys/block/nvme0n1/queue
-	hipri=--hipri
+	hipri=1
 	echo -1 >$q/io_poll_delay
 	echo 0 >$q/nio_enable
 	case $1 in
-	interrupt) hipri= ;;
+	interrupt) hipri=0 ;;
 	hybrid) echo 0 >$q/io_poll_delay ;;
 	nio) echo 1 >$q/nio_enable ;;
 	esac
-	nio_txn --rw "$2" --member-kib "$3" --members "$5" --count "${NIO_COUNT:-300}" $hipri || return 1
+}
+
+nio_point() {
+	reap_mode "$1"
+	flag=
+	[ "$hipri" = 1 ] && flag=--hipri
+	nio_txn --rw "$2" --member-kib "$3" --members "$5" --count "${NIO_COUNT:-300}" $flag || return 1
 	line="nio_csv,$1,$2,$4,$5"
 	for k in mean_us stdev_us p99_us usr_cpu_pct sys_cpu_pct; do
 		line="$line,$(txn_field $k)"
 	done
 	echo "$line,$txn_irqs" >>/tmp/nio.csv
-	echo -1 >$q/io_poll_delay
-	echo 0 >$q/nio_enable
+	reap_mode classic
 }
 
 # nio_phases MODE: the three-phase dynamic workload of the NIO paper (2 jobs
@@ -1091,14 +1099,7 @@ nio_point() {
 # large jobs move 8 times that); one CSV row per phase in /tmp/nio_phases.csv
 nio_phases() {
 	mode=$1
-	q=/sys/block/nvme0n1/queue
-	hipri=1
-	echo -1 >$q/io_poll_delay
-	echo 0 >$q/nio_enable
-	case $mode in
-	interrupt) hipri=0 ;;
-	nio) echo 1 >$q/nio_enable ;;
-	esac
+	reap_mode "$mode"
 	jobs=$(echo "${NIO_PHASE_JOBS:-1,2,3}" | tr , ' ')
 	# shellcheck disable=SC2086 # three numbers
 	set -- $jobs
@@ -1115,7 +1116,7 @@ nio_phases() {
 		{ rt = $9 > $50 ? $9 : $50; sub(/%/, "", $88); sub(/%/, "", $89)
 		  print "nio_phase," mode "," $3 "," j[NR] "," rt "," $88 "," $89 "," $90 }' \
 		/tmp/phases.out >>/tmp/nio_phases.csv
-	echo 0 >$q/nio_enable
+	reap_mode classic
 }
 
 # The NIO experiment (scripts/nio-experiments.sh): calibration, then QD1
