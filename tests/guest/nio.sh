@@ -1,0 +1,253 @@
+#!/bin/sh
+# Guest tests of the patched kernel's synchronous polled path and NIO
+# lazy polling (host patches 4-5; busybox sh, sourced by tests.sh), and
+# the experiment of scripts/nio-experiments.sh.
+
+# sync_fio NAME FIO-ARGS...: 2000 4 KiB QD1 I/Os with pvsync2 on the
+# namespace (at most 120 s); sets sync_irqs to the interrupts they took and
+# notes them with fio's CPU line in /tmp/sync_poll.out
+sync_fio() {
+	tag=$1
+	shift
+	sync_irqs=-1
+	before=$(value irqs "$DBG/stats")
+	timeout 120 fio --name=sp --filename=/dev/nvme0n1 --size=16M --bs=4k --ioengine=pvsync2 \
+		--direct=1 --number_ios=2000 --output=/tmp/fio.out "$@" || return 1
+	sync_irqs=$(($(value irqs "$DBG/stats") - before))
+	echo "sync_poll: $tag: $sync_irqs interrupts for 2000 I/Os," \
+		"$(grep -o 'usr=[^,]*, sys=[^,]*, ctx=[0-9]*' /tmp/fio.out)" >>/tmp/sync_poll.out
+}
+
+# Synchronous polled direct I/O (patch 4): preadv2/pwritev2 with RWF_HIPRI
+# complete on the poll queue without an interrupt, with classic and with
+# hybrid polling (io_poll_delay); without RWF_HIPRI they take interrupts;
+# a bio that must be split loses REQ_POLLED, takes interrupts and still
+# completes (no hang), data intact; so does a queue without poll queues.
+test_sync_poll() {
+	rm -f /tmp/sync_poll.out
+	check "insmod" load_nvmev || return 1
+	q=/sys/block/nvme0n1/queue
+	check "poll queue exists" [ "$(cat $q/io_poll)" = 1 ]
+	for rw in randread randwrite; do
+		check "fio $rw classic poll" sync_fio "$rw classic poll" --rw=$rw --hipri=1
+		check "$rw classic poll: no interrupts" [ "$sync_irqs" -eq 0 ]
+	done
+	echo 0 >$q/io_poll_delay
+	check "fio hybrid poll" sync_fio "randread hybrid poll" --rw=randread --hipri=1
+	check "hybrid poll: no interrupts" [ "$sync_irqs" -eq 0 ]
+	echo -1 >$q/io_poll_delay
+	check "fio interrupts" sync_fio "randread interrupts" --rw=randread --hipri=0
+	check "without RWF_HIPRI: an interrupt per I/O" [ "$sync_irqs" -ge 2000 ]
+	# 128 KiB writes on a queue that takes 32 KiB: split, interrupts
+	max=$(cat $q/max_sectors_kb)
+	echo 32 >$q/max_sectors_kb
+	before=$(value irqs "$DBG/stats")
+	check "split polled writes complete, verified" timeout 120 fio --name=split \
+		--filename=/dev/nvme0n1 --size=8M --bs=128k --rw=write --ioengine=pvsync2 \
+		--hipri=1 --direct=1 --verify=crc32c --do_verify=1 --output=/tmp/fio.out
+	split_irqs=$(($(value irqs "$DBG/stats") - before))
+	echo "sync_poll: split 128 KiB hipri writes + verify: $split_irqs interrupts" >>/tmp/sync_poll.out
+	check "split I/O fell back to interrupts" [ "$split_irqs" -gt 0 ]
+	echo "$max" >$q/max_sectors_kb
+	check "rmmod" unload_nvmev
+	# no poll queues at all (the driver reads poll_queues when it probes):
+	# RWF_HIPRI falls back to interrupts
+	pq=/sys/module/nvme/parameters/poll_queues
+	echo 0 >$pq
+	check "insmod, no poll queues" load_nvmev
+	check "no poll queue" [ "$(cat $q/io_poll)" = 0 ]
+	check "fio hipri, no poll queues" sync_fio "randread hipri, no poll queues" \
+		--rw=randread --hipri=1
+	check "without poll queues: interrupts" [ "$sync_irqs" -ge 2000 ]
+	check "rmmod" unload_nvmev
+	echo 1 >$pq
+	cat /tmp/sync_poll.out
+}
+
+# nio_txn NVMEV-TXN-ARGS...: transactions on the namespace (at most 120 s),
+# results in /tmp/txn.out; sets txn_irqs to the interrupts they took
+nio_txn() {
+	txn_irqs=-1
+	before=$(value irqs "$DBG/stats")
+	timeout 120 nvmev-txn /dev/nvme0n1 --format text "$@" >/tmp/txn.out || return 1
+	txn_irqs=$(($(value irqs "$DBG/stats") - before))
+}
+
+# nio_count NAME: a counter of /sys/block/nvme0n1/queue/nio_state
+nio_count() { sed -n "s/^$1 //p" /sys/block/nvme0n1/queue/nio_state; }
+
+# txn_field NAME: a value nvmev-txn printed (key=value)
+txn_field() { sed -n "s/^$1=//p" /tmp/txn.out; }
+
+# txn_summary TAG: one line with what nvmev-txn measured
+txn_summary() {
+	echo "nio: $1: mean $(txn_field mean_us) us, stdev $(txn_field stdev_us) us," \
+		"cpu usr $(txn_field usr_cpu_pct) % sys $(txn_field sys_cpu_pct) %," \
+		"$txn_irqs interrupts" >>/tmp/nio.out
+}
+
+# NIO lazy polling (patch 5): its sysfs attributes refuse bad values; off
+# by default; small RWF_HIPRI transactions sleep then poll (no interrupt),
+# large ones and transactions with a large member take interrupts.
+test_nio() {
+	rm -f /tmp/nio.out
+	# NIO_TIME_SCALE: slower device, so device time dominates the guest's
+	# timer and scheduling overheads (the figures, not the checks, need it)
+	check "insmod" load_nvmev ${NIO_TIME_SCALE:+time_scale=$NIO_TIME_SCALE} || return 1
+	q=/sys/block/nvme0n1/queue
+	check "off by default" [ "$(cat $q/nio_enable)" = 0 ]
+	for v in 2 -1 on ""; do
+		check "nio_enable '$v'" bad_write $q/nio_enable "$v"
+	done
+	for v in 0 6 65540 abc; do
+		check "nio_threshold_kb '$v'" bad_write $q/nio_threshold_kb "$v"
+	done
+	for v in "1 2 3 4" "1 2 3 4 5 6" "1 2 3 4 10000001" "a b c d e" ""; do
+		check "nio_read_sleep_ns '$v'" bad_write $q/nio_read_sleep_ns "$v"
+		check "nio_write_expect_ns '$v'" bad_write $q/nio_write_expect_ns "$v"
+	done
+	for v in 0 1025 x; do
+		check "nio_window '$v'" bad_write $q/nio_window "$v"
+	done
+	check "nio_sleep_cost_ns" bad_write $q/nio_sleep_cost_ns 10000001
+	check "nio_state is read-only" sh -c "! echo 1 >$q/nio_state"
+
+	# classic polling first: its mean sets the static sleep (mean / 2)
+	check "classic poll" nio_txn --hipri --count 1000
+	txn_summary "4 KiB reads, classic poll"
+	mean_ns=$(sed -n 's/^mean_us=//p' /tmp/txn.out | awk '{ printf "%d", $1 * 1000 }')
+	s=$((mean_ns / 2))
+	echo "$s $s $s $s $s" >$q/nio_read_sleep_ns
+	echo "$mean_ns $mean_ns $mean_ns $mean_ns $mean_ns" >$q/nio_read_expect_ns
+	check "static sleep set" [ "$(cat $q/nio_read_sleep_ns)" = "$s $s $s $s $s" ]
+	echo 1 >$q/nio_enable
+
+	check "nio small reads" nio_txn --hipri --count 1000
+	txn_summary "4 KiB reads, NIO"
+	check "small: no interrupts" [ "$txn_irqs" -eq 0 ]
+	check "small: lazily polled" [ "$(nio_count lazy_polled)" -eq 1000 ]
+	check "small: slept" [ "$(nio_count sleeps)" -ge 900 ]
+	check "small transaction (4 x 4 KiB)" nio_txn --hipri --count 200 --members 4
+	check "small transaction: no interrupts" [ "$txn_irqs" -eq 0 ]
+	check "large reads (64 KiB)" nio_txn --hipri --count 200 --member-kib 64
+	txn_summary "64 KiB reads, NIO"
+	check "large: interrupts" [ "$txn_irqs" -ge 200 ]
+	check "mixed transaction (4+4+4+64 KiB)" nio_txn --hipri --count 100 --members 4 \
+		--member-kib 4,4,4,64 --in-order
+	check "mixed: interrupts" [ "$txn_irqs" -ge 100 ]
+	check "large and mixed counted" [ "$(nio_count interrupts)" -eq 300 ]
+	check "queueing estimate shown" grep -q "^hctx[0-9]* read" $q/nio_state
+	check "writes (4 KiB)" nio_txn --hipri --count 200 --rw write
+	check "writes: no interrupts" [ "$txn_irqs" -eq 0 ]
+	# without RWF_HIPRI, NIO stays out of the way
+	polled=$(nio_count lazy_polled)
+	check "not hipri" nio_txn --count 200
+	check "not hipri: interrupts" [ "$txn_irqs" -ge 200 ]
+	check "not hipri: not counted" [ "$(nio_count lazy_polled)" -eq "$polled" ]
+	echo 0 >$q/nio_enable
+	sleeps=$(nio_count sleeps)
+	check "off again" nio_txn --hipri --count 200
+	check "off: classic poll, no sleep" [ "$(nio_count sleeps)" -eq "$sleeps" ]
+	check "off: no interrupts" [ "$txn_irqs" -eq 0 ]
+	cat $q/nio_state
+	cat /tmp/nio.out
+	check "rmmod" unload_nvmev
+}
+
+# nio_point MODE RW KIB-LIST LABEL MEMBERS: one point of the NIO
+# experiment (NIO_COUNT calls, default 300), appended to /tmp/nio.csv
+# reap_mode interrupt|classic|hybrid|nio: how the namespace's queue reaps
+# RWF_HIPRI I/O (classic = no hybrid sleep, NIO off); sets hipri to 0 for
+# interrupt (the I/O is not marked RWF_HIPRI), else 1
+reap_mode() {
+	q=/sys/block/nvme0n1/queue
+	hipri=1
+	echo -1 >$q/io_poll_delay
+	echo 0 >$q/nio_enable
+	case $1 in
+	interrupt) hipri=0 ;;
+	hybrid) echo 0 >$q/io_poll_delay ;;
+	nio) echo 1 >$q/nio_enable ;;
+	esac
+}
+
+nio_point() {
+	reap_mode "$1"
+	flag=
+	[ "$hipri" = 1 ] && flag=--hipri
+	nio_txn --rw "$2" --member-kib "$3" --members "$5" --count "${NIO_COUNT:-300}" $flag || return 1
+	line="nio_csv,$1,$2,$4,$5"
+	for k in mean_us stdev_us p99_us usr_cpu_pct sys_cpu_pct; do
+		line="$line,$(txn_field $k)"
+	done
+	echo "$line,$txn_irqs" >>/tmp/nio.csv
+	reap_mode classic
+}
+
+# nio_phases MODE: the three-phase dynamic workload of the NIO paper (2 jobs
+# of 4-8 KiB writes, then 4 of 128 KiB-1 MiB reads, then 13 of 4-8 KiB
+# reads), with the job counts scaled to the guest's two CPUs by
+# NIO_PHASE_JOBS (default 1,2,3) and NIO_PHASE_MIB per small job (8; the
+# large jobs move 8 times that); one CSV row per phase in /tmp/nio_phases.csv
+nio_phases() {
+	mode=$1
+	reap_mode "$mode"
+	jobs=$(echo "${NIO_PHASE_JOBS:-1,2,3}" | tr , ' ')
+	# shellcheck disable=SC2086 # three numbers
+	set -- $jobs
+	mib=${NIO_PHASE_MIB:-8}
+	timeout 900 fio --output-format=terse --terse-version=3 --group_reporting \
+		--filename=/dev/nvme0n1 --size=64M --direct=1 --ioengine=pvsync2 --hipri=$hipri \
+		--name=small_writes --rw=randwrite --bsrange=4k-8k --numjobs="$1" --io_size="${mib}M" \
+		--name=large_reads --stonewall --rw=randread --bsrange=128k-1m --numjobs="$2" \
+		--io_size="$((8 * mib))M" \
+		--name=small_reads --stonewall --rw=randread --bsrange=4k-8k --numjobs="$3" \
+		--io_size="${mib}M" >/tmp/phases.out || return 1
+	# terse v3: 3 name, 9 read runtime ms, 50 write runtime ms, 88-90 usr, sys, ctx
+	awk -F';' -v mode="$mode" -v jobs="$jobs" 'BEGIN { split(jobs, j, " ") }
+		{ rt = $9 > $50 ? $9 : $50; sub(/%/, "", $88); sub(/%/, "", $89)
+		  print "nio_phase," mode "," $3 "," j[NR] "," rt "," $88 "," $89 "," $90 }' \
+		/tmp/phases.out >>/tmp/nio_phases.csv
+	reap_mode classic
+}
+
+# The NIO experiment (scripts/nio-experiments.sh): calibration, then QD1
+# reads and writes of 4 KiB..1 MiB and vectored transactions of 4 and 64
+# members, by interrupt, classic polling, hybrid polling and NIO, and the
+# three-phase workload by interrupt, classic polling and NIO, on a
+# device slowed by NIO_TIME_SCALE (default 20) so that its time dominates
+# the guest's timer and scheduling costs; NIO_JITTER_NS adds device jitter.
+test_nio_experiment() {
+	rm -f /tmp/nio.csv
+	# shellcheck disable=SC2086 # optional parameters
+	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" \
+		${NIO_JITTER_NS:+jitter_ns=$NIO_JITTER_NS} || return 1
+	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
+	check "calibrate" sh -c "nio-calibrate.sh /dev/nvme0n1 ${NIO_COUNT:-300} >/tmp/cal.csv"
+	sed 's/^/nio_cal,/' /tmp/cal.csv
+	for rw in read write; do
+		for kib in $(echo "${NIO_SIZES:-4,8,16,32,64,128,256,1024}" | tr , ' '); do
+			for mode in interrupt classic hybrid nio; do
+				check "$mode $rw $kib KiB" nio_point $mode $rw "$kib" "$kib" 1
+			done
+		done
+	done
+	for members in 4 64; do
+		# 64 members of 4..16 KiB stay within one bio (1 MiB)
+		sizes=4,8,16,32,64
+		[ "$members" = 64 ] && sizes=4,8,16
+		for mode in interrupt classic hybrid nio; do
+			check "$mode transaction x$members" nio_point $mode read "$sizes" \
+				"$(echo "$sizes" | tr , -)" "$members"
+		done
+	done
+	rm -f /tmp/nio_phases.csv
+	for mode in interrupt classic nio; do
+		check "three phases, $mode" nio_phases $mode
+	done
+	echo "nio_csv,mode,rw,kib,members,mean_us,stdev_us,p99_us,usr_cpu_pct,sys_cpu_pct,interrupts"
+	cat /tmp/nio.csv
+	echo "nio_phase,mode,phase,jobs,runtime_ms,usr_cpu_pct,sys_cpu_pct,ctx"
+	cat /tmp/nio_phases.csv
+	check "rmmod" unload_nvmev
+}
