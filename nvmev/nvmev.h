@@ -73,6 +73,10 @@ struct nvmev_stats {
 	u64 bad_doorbells;
 	u64 cq_full_waits;
 	u64 hint_bits_disabled;		/* hint bits on writes, feature off */
+	/* how late completions were posted against the model's due time */
+	u64 posted;
+	u64 post_late_ns;		/* sum */
+	u64 post_late_max_ns;
 };
 
 struct nvmev_dev {

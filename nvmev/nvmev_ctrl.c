@@ -339,6 +339,11 @@ static int nvmev_post_due(struct nvmev_dev *dev, u64 now,
 			break;
 		}
 		nvmev_post(dev, cq, e);
+		/* the emulator's own timing error, for the user to check */
+		dev->stats.posted++;
+		dev->stats.post_late_ns += now - e->due_ns;
+		dev->stats.post_late_max_ns = max(dev->stats.post_late_max_ns,
+						  now - e->due_ns);
 		done_pop(dev);
 		n++;
 		if (!cq->irq_enabled)

@@ -97,6 +97,11 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "irqs=%llu\nbad_doorbells=%llu\ncq_full_waits=%llu\n",
 		   dev->stats.irqs, dev->stats.bad_doorbells,
 		   dev->stats.cq_full_waits);
+	seq_printf(m, "posted=%llu\npost_late_mean_ns=%llu\npost_late_max_ns=%llu\n",
+		   dev->stats.posted,
+		   dev->stats.posted ?
+		   div64_u64(dev->stats.post_late_ns, dev->stats.posted) : 0,
+		   dev->stats.post_late_max_ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

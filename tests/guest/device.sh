@@ -362,6 +362,12 @@ test_stats_reset() {
 	check "counted" [ "$(value model_writes "$DBG/stats")" -gt 0 ]
 	check "reset" sh -c "echo 1 > $DBG/stats_reset"
 	check "zeroed" [ "$(value model_writes "$DBG/stats")" = 0 ]
+	check "posting zeroed" [ "$(value posted "$DBG/stats")" = 0 ]
+	# every completion's posting time is measured against its due time
+	check "16 reads" dd if=/dev/nvme0n1 of=/dev/null bs=4k count=16 iflag=direct
+	check "16 posted" [ "$(value posted "$DBG/stats")" = 16 ]
+	check "mean lateness <= max" [ "$(value post_late_mean_ns "$DBG/stats")" -le \
+		"$(value post_late_max_ns "$DBG/stats")" ]
 	check "gauges kept" [ "$(awk '/^0 / { print $14 }' "$DBG/stats")" -gt 0 ]
 	check "bad reset value" sh -c "! echo 0 > $DBG/stats_reset"
 	check "rmmod" unload_nvmev
