@@ -8,12 +8,20 @@
 # GUEST_APPEND="VAR=value ..." passes variables to the guest tests (the
 # kernel hands unknown command-line parameters to init as environment),
 # e.g. SQLITE_ROWS=10000 for the experiments' scale. GUEST_NAME names the
-# build directory of a KERNEL_TREE run (default: patched).
+# build directory of a KERNEL_TREE run (default: patched). GUEST_SMP is
+# the number of vCPUs (default 3). GUEST_PIN_VCPUS=1 pins QEMU's threads
+# on the host: vCPU i alone on host CPU i for all but the last vCPU, and
+# the last vCPU with QEMU's other threads on the last host CPU, so that a
+# workload on the first vCPUs going idle and waking up does not disturb
+# the last one (where a timing experiment runs the emulator); it needs
+# GUEST_SMP <= the host's CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
 build=${BUILD:-build}/guest${KERNEL_TREE:+-${GUEST_NAME:-patched}}
 timeout_s=${GUEST_TIMEOUT:-900}
+smp=${GUEST_SMP:-3}
+[[ $smp =~ ^[1-9][0-9]?$ ]] || { echo "guest-test: GUEST_SMP=$smp is not a vCPU count (1..99)" >&2; exit 2; }
 mkdir -p "$build"
 
 if [ -n "${KERNEL_TREE:-}" ]; then
@@ -46,11 +54,41 @@ scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" 
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
+pin=()
+host_cpus=$(nproc)
+if [ "${GUEST_PIN_VCPUS:-0}" = 1 ]; then
+	if [ "$smp" -gt "$host_cpus" ]; then
+		echo "guest-test: GUEST_PIN_VCPUS=1 needs GUEST_SMP ($smp) <= host CPUs ($host_cpus)" >&2
+		exit 2
+	fi
+	pin=(taskset -c "$((host_cpus - 1))")
+fi
 status=0
-timeout "$timeout_s" qemu-system-x86_64 -m 2G -smp 3 -accel tcg,thread=multi -cpu max \
+"${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on \
+	-m 2G -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
 	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
-	</dev/null >"$log" 2>&1 || status=$?
+	</dev/null >"$log" 2>&1 &
+qemu=$!
+if [ ${#pin[@]} -gt 0 ]; then
+	# everything started on the last host CPU; move vCPU i (< last) to CPU i
+	for _ in $(seq 100); do
+		moved=0
+		qpid=$(pgrep -P "$qemu" | head -1) || true # timeout's child
+		for comm in "/proc/${qpid:-none}"/task/*/comm; do
+			[ -r "$comm" ] || continue
+			if [[ $(cat "$comm" 2>/dev/null) =~ ^CPU\ ([0-9]+)/TCG$ ]] &&
+				[ "${BASH_REMATCH[1]}" -lt "$((smp - 1))" ]; then
+				tid=$(basename "$(dirname "$comm")")
+				taskset -p -c "${BASH_REMATCH[1]}" "$tid" >/dev/null && moved=$((moved + 1))
+			fi
+		done
+		[ "$moved" -ge "$((smp - 1))" ] && break
+		sleep 0.1
+	done
+	echo "guest-test: pinned $moved of $((smp - 1)) vCPU threads; QEMU's others on host CPU $((host_cpus - 1))"
+fi
+wait "$qemu" || status=$?
 tr -d '\r' <"$log" | grep -v '^\s*$' || true
 [ "$status" -eq 124 ] && echo "guest-test: QEMU timed out after ${timeout_s}s"
 summary=$(tr -d '\r' <"$log" | grep -E '^guest: [0-9]+ passed, [0-9]+ failed' | tail -1)
