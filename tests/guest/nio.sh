@@ -69,12 +69,18 @@ test_sync_poll() {
 nio_txn() {
 	txn_irqs=-1
 	before=$(value irqs "$DBG/stats")
-	timeout 120 nvmev-txn /dev/nvme0n1 --format text "$@" >/tmp/txn.out || return 1
+	# shellcheck disable=SC2086 # NIO_PIN is a command prefix or empty
+	timeout 120 $NIO_PIN nvmev-txn /dev/nvme0n1 --format text "$@" >/tmp/txn.out || return 1
 	txn_irqs=$(($(value irqs "$DBG/stats") - before))
 }
 
 # nio_count NAME: a counter of /sys/block/nvme0n1/queue/nio_state
 nio_count() { sed -n "s/^$1 //p" /sys/block/nvme0n1/queue/nio_state; }
+
+# nio_dyn4: T_dynamic of 4 KiB reads in nio_state, summed over poll queues
+nio_dyn4() {
+	awk '$2 == "read" { s += $3 } END { print s + 0 }' /sys/block/nvme0n1/queue/nio_state
+}
 
 # txn_field NAME: a value nvmev-txn printed (key=value)
 txn_field() { sed -n "s/^$1=//p" /tmp/txn.out; }
@@ -108,6 +114,10 @@ test_nio() {
 	done
 	for v in 0 1025 x; do
 		check "nio_window '$v'" bad_write $q/nio_window "$v"
+	done
+	check "paper's estimator by default" [ "$(cat $q/nio_dynamic)" = late ]
+	for v in "" paper 1 "late signed"; do
+		check "nio_dynamic '$v'" bad_write $q/nio_dynamic "$v"
 	done
 	check "nio_sleep_cost_ns" bad_write $q/nio_sleep_cost_ns 10000001
 	check "nio_state is read-only" sh -c "! echo 1 >$q/nio_state"
@@ -150,6 +160,32 @@ test_nio() {
 	check "off: classic poll, no sleep" [ "$(nio_count sleeps)" -eq "$sleeps" ]
 	check "off: no interrupts" [ "$txn_irqs" -eq 0 ]
 	cat $q/nio_state
+
+	# The two T_dynamic estimators, window 16, on one poll queue: 16
+	# completions against T_expect 0 (all late), then 8 against 10 ms (all
+	# early). The paper's (late) keeps the 8 remaining delays; the signed
+	# mean of 8 delays and 8 much earlier completions is below 0, so 0.
+	# (A sleep cost of 10 ms keeps NIO from sleeping: no oversleeps.)
+	echo 1 >$q/nio_enable
+	echo "0 0 0 0 0" >$q/nio_read_sleep_ns
+	echo 10000000 >$q/nio_sleep_cost_ns
+	NIO_PIN="taskset -c 0"
+	for est in late signed; do
+		echo $est >$q/nio_dynamic
+		echo 16 >$q/nio_window
+		check "$est: estimates reset" [ "$(nio_dyn4)" = 0 ]
+		echo "0 0 0 0 0" >$q/nio_read_expect_ns
+		check "$est: 16 late" nio_txn --hipri --count 16
+		check "$est: a delay estimated" [ "$(nio_dyn4)" -gt 0 ]
+		echo "10000000 10000000 10000000 10000000 10000000" >$q/nio_read_expect_ns
+		check "$est: 8 early" nio_txn --hipri --count 8
+		if [ $est = late ]; then dyn_late=$(nio_dyn4); else dyn_signed=$(nio_dyn4); fi
+	done
+	NIO_PIN=
+	echo "nio: T_dynamic after 16 late and 8 early: late $dyn_late ns, signed $dyn_signed ns"
+	check "late: keeps the 8 delays" [ "$dyn_late" -gt 0 ]
+	check "signed: early completions cancel them" [ "$dyn_signed" = 0 ]
+	echo 0 >$q/nio_enable
 	cat /tmp/nio.out
 	check "rmmod" unload_nvmev
 }
@@ -167,7 +203,14 @@ reap_mode() {
 	case $1 in
 	interrupt) hipri=0 ;;
 	hybrid) echo 0 >$q/io_poll_delay ;;
-	nio) echo 1 >$q/nio_enable ;;
+	nio)
+		echo late >$q/nio_dynamic
+		echo 1 >$q/nio_enable
+		;;
+	nio_signed)
+		echo signed >$q/nio_dynamic
+		echo 1 >$q/nio_enable
+		;;
 	esac
 }
 
@@ -175,12 +218,18 @@ nio_point() {
 	reap_mode "$1"
 	flag=
 	[ "$hipri" = 1 ] && flag=--hipri
+	sleeps=$(nio_count sleeps)
+	oversleeps=$(nio_count oversleeps)
+	echo 1 >"$DBG/stats_reset"
 	nio_txn --rw "$2" --member-kib "$3" --members "$5" --count "${NIO_COUNT:-300}" $flag || return 1
 	line="nio_csv,$1,$2,$4,$5"
 	for k in mean_us stdev_us p99_us usr_cpu_pct sys_cpu_pct; do
 		line="$line,$(txn_field $k)"
 	done
-	echo "$line,$txn_irqs" >>/tmp/nio.csv
+	# the device's lateness in posting completions, in us
+	late=$(($(value post_late_mean_ns "$DBG/stats") / 1000))
+	echo "$line,$txn_irqs,$(($(nio_count sleeps) - sleeps)),$(($(nio_count oversleeps) - oversleeps)),$late" \
+		>>/tmp/nio.csv
 	reap_mode classic
 }
 
@@ -196,7 +245,8 @@ nio_phases() {
 	# shellcheck disable=SC2086 # three numbers
 	set -- $jobs
 	mib=${NIO_PHASE_MIB:-8}
-	timeout 900 fio --output-format=terse --terse-version=3 --group_reporting \
+	# shellcheck disable=SC2086 # NIO_PIN is a command prefix or empty
+	timeout 900 $NIO_PIN fio --output-format=terse --terse-version=3 --group_reporting \
 		--filename=/dev/nvme0n1 --size=64M --direct=1 --ioengine=pvsync2 --hipri=$hipri \
 		--name=small_writes --rw=randwrite --bsrange=4k-8k --numjobs="$1" --io_size="${mib}M" \
 		--name=large_reads --stonewall --rw=randread --bsrange=128k-1m --numjobs="$2" \
@@ -219,15 +269,26 @@ nio_phases() {
 # the guest's timer and scheduling costs; NIO_JITTER_NS adds device jitter.
 test_nio_experiment() {
 	rm -f /tmp/nio.csv
+	# The emulator stands for the drive's own hardware: it gets the last
+	# CPU to itself and the workload the others (NIO_PIN_CPUS=0: no pinning),
+	# so that the host's reaping and the device's timing do not share a
+	# CPU, as they never do with a real drive.
+	last=$(($(grep -c ^processor /proc/cpuinfo) - 1))
+	cpu_arg=
+	NIO_PIN=
+	if [ "${NIO_PIN_CPUS:-1}" = 1 ] && [ "$last" -gt 0 ]; then
+		cpu_arg=cpu=$last
+		NIO_PIN="taskset -c 0-$((last - 1))"
+	fi
 	# shellcheck disable=SC2086 # optional parameters
-	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" \
-		${NIO_JITTER_NS:+jitter_ns=$NIO_JITTER_NS} || return 1
+	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" $cpu_arg \
+		${NIO_JITTER_NS:+jitter_ns=$NIO_JITTER_NS} ${NIO_SPIN_US:+spin_us=$NIO_SPIN_US} || return 1
 	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
-	check "calibrate" sh -c "nio-calibrate.sh /dev/nvme0n1 ${NIO_COUNT:-300} >/tmp/cal.csv"
+	check "calibrate" sh -c "$NIO_PIN nio-calibrate.sh /dev/nvme0n1 ${NIO_COUNT:-300} >/tmp/cal.csv"
 	sed 's/^/nio_cal,/' /tmp/cal.csv
 	for rw in read write; do
 		for kib in $(echo "${NIO_SIZES:-4,8,16,32,64,128,256,1024}" | tr , ' '); do
-			for mode in interrupt classic hybrid nio; do
+			for mode in interrupt classic hybrid nio nio_signed; do
 				check "$mode $rw $kib KiB" nio_point $mode $rw "$kib" "$kib" 1
 			done
 		done
@@ -236,18 +297,19 @@ test_nio_experiment() {
 		# 64 members of 4..16 KiB stay within one bio (1 MiB)
 		sizes=4,8,16,32,64
 		[ "$members" = 64 ] && sizes=4,8,16
-		for mode in interrupt classic hybrid nio; do
+		for mode in interrupt classic hybrid nio nio_signed; do
 			check "$mode transaction x$members" nio_point $mode read "$sizes" \
 				"$(echo "$sizes" | tr , -)" "$members"
 		done
 	done
 	rm -f /tmp/nio_phases.csv
-	for mode in interrupt classic nio; do
+	for mode in interrupt classic nio nio_signed; do
 		check "three phases, $mode" nio_phases $mode
 	done
-	echo "nio_csv,mode,rw,kib,members,mean_us,stdev_us,p99_us,usr_cpu_pct,sys_cpu_pct,interrupts"
+	echo "nio_csv,mode,rw,kib,members,mean_us,stdev_us,p99_us,usr_cpu_pct,sys_cpu_pct,interrupts,sleeps,oversleeps,device_late_us"
 	cat /tmp/nio.csv
 	echo "nio_phase,mode,phase,jobs,runtime_ms,usr_cpu_pct,sys_cpu_pct,ctx"
 	cat /tmp/nio_phases.csv
+	NIO_PIN=
 	check "rmmod" unload_nvmev
 }
