@@ -81,6 +81,38 @@ column -t -s, "$out/ratios.csv"
 awk -F, -v phases="$out/phases.csv" '
 	function r(a, b) { return b > 0 ? a / b : 0 }
 	function fmt3(x, n) { return n ? sprintf("%.3f", x) : "-" }
+	# the mean over QD1 read sizes lo..hi KiB of a[x] / a[base], formatted;
+	# sets worst to the largest ratio and bad to how many exceed bound
+	function avg(a, x, base, lo, hi, bound,   i, k, y, s, c) {
+		s = 0; c = 0; worst = 0; bad = 0
+		for (i = 1; i <= nk; i++) {
+			k = kib[i]
+			if (k + 0 < lo || k + 0 > hi)
+				continue
+			y = r(a[x, k, 1], a[base, k, 1]); s += y; c++
+			if (y > worst) worst = y
+			if (bound && y > bound) bad++
+		}
+		worst = fmt3(worst, c) " (" bad ")"
+		return fmt3(c ? s / c : 0, c)
+	}
+	# one row per metric, both NIO variants; with a bound, a worst-size row
+	function row(name, paper, a, base, lo, hi, bound,   v1, w1, v2) {
+		v1 = avg(a, "nio", base, lo, hi, bound); w1 = worst
+		v2 = avg(a, "nio_signed", base, lo, hi, bound)
+		print name "," paper "," v1 "," v2
+		if (bound)
+			print name ": worst size (sizes out of bound),," w1 "," worst
+	}
+	# transactions (more than one member) of x against interrupts
+	function txn(x,   key, kk, y, c) {
+		y = 0; c = 0
+		for (key in mean) {
+			split(key, kk, SUBSEP)
+			if (kk[1] == x && kk[3] > 1) { y += r(mean[key], mean["interrupt", kk[2], kk[3]]); c++ }
+		}
+		return fmt3(c ? y / c : 0, c)
+	}
 	BEGIN {
 		while ((getline line < phases) > 0) {
 			split(line, f, ",")
@@ -93,47 +125,19 @@ awk -F, -v phases="$out/phases.csv" '
 		if ($4 == 1 && !($3 in ks)) { ks[$3] = 1; kib[++nk] = $3 }
 	}
 	END {
-		split("nio nio_signed", var, " ")
 		print "metric,paper,nio,nio_signed"
-		for (t = 1; t <= 9; t++) {
-			for (v = 1; v <= 2; v++) {
-				x = var[v]; s = 0; c = 0; worst[v] = 0; bad[v] = 0
-				for (i = 1; i <= nk; i++) {
-					k = kib[i]
-					small = k + 0 <= 32; qd = k + 0 <= 64
-					if (t == 1 && qd) { s += r(mean[x, k, 1], mean["interrupt", k, 1]); c++ }
-					if (t == 2 && qd) { s += r(mean[x, k, 1], mean["classic", k, 1]); c++ }
-					if (t == 3 && qd) { s += r(sd[x, k, 1], sd["interrupt", k, 1]); c++ }
-					if (t == 4 && qd) { s += r(sd[x, k, 1], sd["classic", k, 1]); c++ }
-					if (t == 5 && qd) { s += r(cpu[x, k, 1], cpu["interrupt", k, 1]); c++ }
-					if (t == 6 && small) { y = r(cpu[x, k, 1], cpu["classic", k, 1]); s += y; c++
-						if (y > worst[v]) worst[v] = y; if (y > 0.40) bad[v]++ }
-					if (t == 7 && small) { y = r(mean[x, k, 1], mean["classic", k, 1]); s += y; c++
-						if (y > worst[v]) worst[v] = y; if (y > 1.05) bad[v]++ }
-					if (t == 8 && k + 0 >= 64) { y = r(mean[x, k, 1], mean["interrupt", k, 1]); s += y; c++
-						if (y > worst[v]) worst[v] = y; if (y > 1.05) bad[v]++ }
-				}
-				if (t == 9) {
-					y = 0; c = 0
-					for (key in mean) { split(key, kk, SUBSEP)
-						if (kk[1] == x && kk[3] > 1) { y += r(mean[key], mean["interrupt", kk[2], kk[3]]); c++ } }
-					s = y
-				}
-				val[v] = fmt3(c ? s / c : 0, c); worst[v] = fmt3(worst[v], c) " (" bad[v] ")"
-			}
-			if (t == 1) { name = "QD1 4-64 KiB reads: mean latency / interrupts"; paper = "0.929" }
-			if (t == 2) { name = "QD1 4-64 KiB reads: mean latency / classic polling"; paper = "1.036" }
-			if (t == 3) { name = "QD1 4-64 KiB reads: latency stdev / interrupts"; paper = "0.866" }
-			if (t == 4) { name = "QD1 4-64 KiB reads: latency stdev / classic polling"; paper = "0.988" }
-			if (t == 5) { name = "QD1 4-64 KiB reads: CPU / interrupts"; paper = "1.07" }
-			if (t == 6) { name = "bound: QD1 4-32 KiB reads: CPU / classic polling (<= 0.40)"; paper = "<= 0.41" }
-			if (t == 7) { name = "bound: QD1 4-32 KiB reads: mean latency / classic polling (<= 1.05)"; paper = "1.036" }
-			if (t == 8) { name = "bound: QD1 64 KiB-1 MiB reads: mean latency / interrupts (<= 1.05)"; paper = "1.00" }
-			if (t == 9) { name = "transactions of 4 and 64: mean latency / interrupts"; paper = "0.963" }
-			printf "%s,%s,%s,%s\n", name, paper, val[1], val[2]
-			if (t >= 6 && t <= 8)
-				printf "%s: worst size (sizes out of bound),,%s,%s\n", name, worst[1], worst[2]
-		}
+		row("QD1 4-64 KiB reads: mean latency / interrupts", "0.929", mean, "interrupt", 4, 64)
+		row("QD1 4-64 KiB reads: mean latency / classic polling", "1.036", mean, "classic", 4, 64)
+		row("QD1 4-64 KiB reads: latency stdev / interrupts", "0.866", sd, "interrupt", 4, 64)
+		row("QD1 4-64 KiB reads: latency stdev / classic polling", "0.988", sd, "classic", 4, 64)
+		row("QD1 4-64 KiB reads: CPU / interrupts", "1.07", cpu, "interrupt", 4, 64)
+		row("bound: QD1 4-32 KiB reads: CPU / classic polling (<= 0.40)", "<= 0.41",
+			cpu, "classic", 4, 32, 0.40)
+		row("bound: QD1 4-32 KiB reads: mean latency / classic polling (<= 1.05)", "1.036",
+			mean, "classic", 4, 32, 1.05)
+		row("bound: QD1 64 KiB-1 MiB reads: mean latency / interrupts (<= 1.05)", "1.00",
+			mean, "interrupt", 64, 1e9, 1.05)
+		print "transactions of 4 and 64: mean latency / interrupts,0.963," txn("nio") "," txn("nio_signed")
 		if (np["interrupt"] && np["classic"]) {
 			printf "three phases: runtime / interrupts,0.95,%.3f,%.3f\n",
 				r(rt["nio"], rt["interrupt"]), r(rt["nio_signed"], rt["interrupt"])
