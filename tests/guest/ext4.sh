@@ -20,8 +20,10 @@ chunks_continue() {
 	filefrag -e "$1" >/tmp/frag.out || return 1
 	k=${5:-1}
 	while [ "$k" -lt "$3" ]; do
-		# the previous chunk's last 4 KiB block (chunks are contiguous inside)
-		prev_last=$(( $(chunk_lba "$1" "$2" $((k - 1)) "${4:-0}") + ($2 / 4096 - 1) * 8 ))
+		# the previous chunk's last 4 KiB block, looked up on its own: ext4
+		# now and then splits an append over two extents, and that block is
+		# then not where the previous chunk starts plus its length
+		prev_last=$(chunk_lba "$1" 4096 $((k * $2 / 4096 - 1)) "${4:-0}")
 		loc_of "$prev_last"
 		# shellcheck disable=SC2154 # set by loc_of (device.sh)
 		d0=$d b0=$b o0=$o
@@ -31,6 +33,7 @@ chunks_continue() {
 		if [ "$d" != $(( (d0 + 1) % 8 )) ] &&
 			! { [ "$d" = "$d0" ] && [ "$b" = "$b0" ] && [ "$o" = $((o0 + 1)) ]; }; then
 			echo "chunk $k: die $d block $b unit $o after die $d0 block $b0 unit $o0"
+			cat /tmp/frag.out
 			return 1
 		fi
 		k=$((k + 1))
