@@ -10,11 +10,13 @@
 # e.g. SQLITE_ROWS=10000 for the experiments' scale. GUEST_NAME names the
 # build directory of a KERNEL_TREE run (default: patched). GUEST_SMP is
 # the number of vCPUs (default 3). GUEST_PIN_VCPUS=1 pins QEMU's threads
-# on the host: vCPU i alone on host CPU i for all but the last vCPU, and
-# the last vCPU with QEMU's other threads on the last host CPU, so that a
-# workload on the first vCPUs going idle and waking up does not disturb
-# the last one (where a timing experiment runs the emulator); it needs
-# GUEST_SMP <= the host's CPUs.
+# on the host: the last vCPU (where a timing experiment runs the emulator)
+# alone on the last host CPU, vCPU i on host CPU i for the others, and
+# QEMU's other threads (main loop, I/O) with vCPU 0. A workload vCPU going
+# idle and waking up then never lands on the emulator's CPU, and the main
+# loop, which fires the guest's timers under TCG (hrtimer sleeps), is not
+# queued behind the emulator's spinning vCPU. It needs GUEST_SMP <= the
+# host's CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
@@ -61,7 +63,7 @@ if [ "${GUEST_PIN_VCPUS:-0}" = 1 ]; then
 		echo "guest-test: GUEST_PIN_VCPUS=1 needs GUEST_SMP ($smp) <= host CPUs ($host_cpus)" >&2
 		exit 2
 	fi
-	pin=(taskset -c "$((host_cpus - 1))")
+	pin=(taskset -c 0)
 fi
 status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on \
@@ -71,22 +73,25 @@ status=0
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then
-	# everything started on the last host CPU; move vCPU i (< last) to CPU i
+	# everything started on host CPU 0; move vCPU i (> 0) to host CPU i,
+	# the last vCPU to the last host CPU
 	for _ in $(seq 100); do
 		moved=0
 		qpid=$(pgrep -P "$qemu" | head -1) || true # timeout's child
 		for comm in "/proc/${qpid:-none}"/task/*/comm; do
 			[ -r "$comm" ] || continue
 			if [[ $(cat "$comm" 2>/dev/null) =~ ^CPU\ ([0-9]+)/TCG$ ]] &&
-				[ "${BASH_REMATCH[1]}" -lt "$((smp - 1))" ]; then
+				[ "${BASH_REMATCH[1]}" -gt 0 ]; then
+				cpu=${BASH_REMATCH[1]}
+				[ "$cpu" -eq "$((smp - 1))" ] && cpu=$((host_cpus - 1))
 				tid=$(basename "$(dirname "$comm")")
-				taskset -p -c "${BASH_REMATCH[1]}" "$tid" >/dev/null && moved=$((moved + 1))
+				taskset -p -c "$cpu" "$tid" >/dev/null && moved=$((moved + 1))
 			fi
 		done
 		[ "$moved" -ge "$((smp - 1))" ] && break
 		sleep 0.1
 	done
-	echo "guest-test: pinned $moved of $((smp - 1)) vCPU threads; QEMU's others on host CPU $((host_cpus - 1))"
+	echo "guest-test: pinned $moved of $((smp - 1)) vCPU threads; QEMU's others on host CPU 0"
 fi
 wait "$qemu" || status=$?
 tr -d '\r' <"$log" | grep -v '^\s*$' || true

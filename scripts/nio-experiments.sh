@@ -10,12 +10,15 @@
 # paper.csv (next to the paper's numbers, with issue #6's bounds) and
 # plots, and prints them.
 # The guest has two vCPUs and QEMU's threads are pinned on the host
-# (scripts/guest-test.sh GUEST_PIN_VCPUS): the workload's vCPU alone on
-# host CPU 0, the emulator's vCPU with QEMU's other threads on the last.
+# (scripts/guest-test.sh GUEST_PIN_VCPUS): the emulator's vCPU alone on
+# the last host CPU, where it spins, the workload's vCPU with QEMU's main
+# loop (which fires the guest's timers under TCG) on host CPU 0.
 # Without that, a vCPU going idle and waking up (interrupts, hybrid
 # polling, NIO) disturbs the emulator's timing, which only classic
 # polling, never idle, escapes (completions posted 250 us late on average
-# instead of 90 us in one run; see device_late_us in nio.csv).
+# instead of 90 us in one run; see device_late_us in nio.csv); with the
+# emulator sharing its host CPU with the main loop and sleeping between
+# commands, every mode saw ~90 us; now 2-10 us.
 # Usage: nio-experiments.sh [OUTDIR]
 #        PARSE_ONLY=1 nio-experiments.sh OUTDIR  (again from the console)
 # Scale: GUEST_APPEND="NIO_TIME_SCALE=20 NIO_COUNT=1000 NIO_JITTER_NS=0
