@@ -326,6 +326,7 @@ static int nvmev_post_due(struct nvmev_dev *dev, u64 now,
 	while (dev->nr_done && dev->done[0].due_ns <= now) {
 		struct nvmev_done *e = &dev->done[0];
 		struct nvmev_cq *cq = &dev->cqs[e->cqid];
+		u64 late;
 
 		if (!cq->live) {
 			done_pop(dev);
@@ -340,10 +341,10 @@ static int nvmev_post_due(struct nvmev_dev *dev, u64 now,
 		}
 		nvmev_post(dev, cq, e);
 		/* the emulator's own timing error, for the user to check */
+		late = now - e->due_ns;
 		dev->stats.posted++;
-		dev->stats.post_late_ns += now - e->due_ns;
-		dev->stats.post_late_max_ns = max(dev->stats.post_late_max_ns,
-						  now - e->due_ns);
+		dev->stats.post_late_ns += late;
+		dev->stats.post_late_max_ns = max(dev->stats.post_late_max_ns, late);
 		done_pop(dev);
 		n++;
 		if (!cq->irq_enabled)

@@ -18,7 +18,7 @@
 # polling, never idle, escapes (completions posted 250 us late on average
 # instead of 90 us in one run; see device_late_us in nio.csv); with the
 # emulator sharing its host CPU with the main loop and sleeping between
-# commands, every mode saw ~90 us; now 2-10 us.
+# commands, every mode saw ~90 us; now 2-13 us.
 # Usage: nio-experiments.sh [OUTDIR]
 #        PARSE_ONLY=1 nio-experiments.sh OUTDIR  (again from the console)
 # Scale: GUEST_APPEND="NIO_TIME_SCALE=20 NIO_COUNT=1000 NIO_JITTER_NS=0

@@ -289,12 +289,13 @@ test_nio_experiment() {
 	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" $cpu_arg \
 		${NIO_JITTER_NS:+jitter_ns=$NIO_JITTER_NS} ${spin:+spin_us=$spin} || return 1
 	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
+	modes="interrupt classic hybrid nio nio_signed"
 	check "calibrate" sh -c "$NIO_PIN nio-calibrate.sh /dev/nvme0n1 ${NIO_COUNT:-300} >/tmp/cal.csv"
 	sed 's/^/nio_cal,/' /tmp/cal.csv
 	for rw in read write; do
 		for kib in $(echo "${NIO_SIZES:-4,8,16,32,64,128,256,1024}" | tr , ' '); do
-			for mode in interrupt classic hybrid nio nio_signed; do
-				check "$mode $rw $kib KiB" nio_point $mode $rw "$kib" "$kib" 1
+			for mode in $modes; do
+				check "$mode $rw $kib KiB" nio_point "$mode" $rw "$kib" "$kib" 1
 			done
 		done
 	done
@@ -302,8 +303,8 @@ test_nio_experiment() {
 		# 64 members of 4..16 KiB stay within one bio (1 MiB)
 		sizes=4,8,16,32,64
 		[ "$members" = 64 ] && sizes=4,8,16
-		for mode in interrupt classic hybrid nio nio_signed; do
-			check "$mode transaction x$members" nio_point $mode read "$sizes" \
+		for mode in $modes; do
+			check "$mode transaction x$members" nio_point "$mode" read "$sizes" \
 				"$(echo "$sizes" | tr , -)" "$members"
 		done
 	done
