@@ -35,7 +35,7 @@ struct ftl_die {
 	/* placement: the granule this die is filling (ftl_placement.c) */
 	u32 gran_fill;		/* host units in it */
 	u32 gran_gen;		/* granules completed so far */
-	u32 last_host_ppa;	/* slot of the last host unit placed here */
+	u32 gran_start;		/* slot of its first unit */
 	u32 free_head;
 	u32 free_tail;
 	u32 free_count;

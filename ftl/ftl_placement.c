@@ -13,13 +13,16 @@
  * dies.
  *
  * With hints (hint-proto/SPEC.md):
- *  - append: the write starts on the die after the one holding the file's
- *    previous block and continues round-robin from there with a cursor of
- *    its own. If the previous block is the last unit of a granule its die
- *    is still filling, the write continues that granule first: the file
- *    then keeps filling whole granules even when it started part-way
- *    into one (a file's first block, written without hint, lands
- *    wherever the drive's cursor was);
+ *  - append: a write that extends the extent of the file's previous block
+ *    (it starts at the next logical block) continues the granule that
+ *    block is in, if its die is still filling it: the two are read back by
+ *    one command, and units of one program unit in one command cost one
+ *    NAND read. Any other append starts on the die after the previous
+ *    block's: it will be read by a command of its own, which on that die
+ *    would wait for the previous one's read. If the write is smaller than
+ *    a granule and does not fit in what is left of that die's, but fits
+ *    in the next die's, it goes there instead: split, it would cost two
+ *    reads. The write then continues round-robin with a cursor of its own;
  *  - overwrite: each unit goes back to the die of its old copy (units
  *    without one are placed round-robin).
  * Hinted writes do not move the drive's cursor, so unhinted streams keep
@@ -37,7 +40,7 @@ void ftl_place_init(struct ftl *ftl)
 	for (die = 0; die < ftl->geo.dies; die++) {
 		ftl->dies[die].gran_fill = 0;
 		ftl->dies[die].gran_gen = 0;
-		ftl->dies[die].last_host_ppa = FTL_NONE;
+		ftl->dies[die].gran_start = FTL_NONE;
 	}
 	ftl->place.die = 0;
 	ftl->place.gen = 0;
@@ -47,7 +50,8 @@ void ftl_place_note(struct ftl *ftl, u32 die, u32 ppa)
 {
 	struct ftl_die *d = &ftl->dies[die];
 
-	d->last_host_ppa = ppa;
+	if (!d->gran_fill)
+		d->gran_start = ppa;
 	if (++d->gran_fill == ftl->geo.gran_units) {
 		d->gran_fill = 0;
 		d->gran_gen++;
@@ -96,11 +100,48 @@ static u64 ftl_wear_limit(const struct ftl *ftl)
 	return least + ftl->cfg.hint_wear_gap;
 }
 
+/* Units of the granule @die is filling that are still free. */
+static u32 ftl_granule_room(const struct ftl *ftl, u32 die)
+{
+	return ftl->geo.gran_units - ftl->dies[die].gran_fill;
+}
+
+/*
+ * @die, or the die after it (never @prev_die) when @cmd is smaller than a
+ * granule and fits in what is left of that die's but not of @die's.
+ */
+static u32 ftl_fitting_die(const struct ftl *ftl, const struct ftl_cmd *cmd,
+			   u32 prev_die, u32 die)
+{
+	u64 n = ((cmd->off + cmd->len - 1) >> FTL_MAP_SHIFT) -
+		(cmd->off >> FTL_MAP_SHIFT) + 1;
+	u32 next = (die + 1) % ftl->geo.dies;
+
+	if (n > ftl_granule_room(ftl, die) && next != prev_die &&
+	    n <= ftl_granule_room(ftl, next))
+		return next;
+	return die;
+}
+
+/*
+ * Whether @cmd starts at the logical block after @prev, whose copy @ppa
+ * is in the granule its die is filling (same erase block, at or after
+ * that granule's first unit).
+ */
+static bool ftl_extends_granule(const struct ftl *ftl,
+				const struct ftl_cmd *cmd, u64 prev, u32 ppa)
+{
+	const struct ftl_die *d = &ftl->dies[ftl_die_of(ftl, ppa)];
+	u32 upb = ftl->geo.units_per_block;
+
+	return cmd->off >> FTL_MAP_SHIFT == prev + 1 && d->gran_fill &&
+	       ppa >= d->gran_start && ppa / upb == d->gran_start / upb;
+}
+
 static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 			     struct ftl_place_cmd *pc)
 {
 	u64 prev = cmd->hint_prev_off >> FTL_MAP_SHIFT;
-	struct ftl_die *d;
 	u32 ppa, die;
 
 	if (cmd->hint_prev_off >= ftl_capacity_bytes(ftl)) {
@@ -113,10 +154,8 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 		return;
 	}
 	die = ftl_die_of(ftl, ppa);
-	d = &ftl->dies[die];
-	/* continue a granule the previous block left open, else the next die */
-	if (d->last_host_ppa != ppa || !d->gran_fill)
-		die = (die + 1) % ftl->geo.dies;
+	if (!ftl_extends_granule(ftl, cmd, prev, ppa))
+		die = ftl_fitting_die(ftl, cmd, die, (die + 1) % ftl->geo.dies);
 	if (ftl->dies[die].erases_total > ftl_wear_limit(ftl)) {
 		ftl->st.hint_ignored_wear++;
 		return;

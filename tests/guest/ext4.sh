@@ -14,8 +14,9 @@ chunk_lba() {
 
 # chunks_continue FILE CHUNK_BYTES N [START_SECTOR [FIRST]]: chunks FIRST
 # (default 1) to N-1 each start on the die after the one holding the
-# previous chunk's last block, or continue, in the very next slot, the
-# granule that block left open
+# previous chunk's last block (or the die after that, when the chunk fits
+# whole only there), or continue, in the very next slot, the granule that
+# block left open
 chunks_continue() {
 	filefrag -e "$1" >/tmp/frag.out || return 1
 	k=${5:-1}
@@ -28,9 +29,9 @@ chunks_continue() {
 		# shellcheck disable=SC2154 # set by loc_of (device.sh)
 		d0=$d b0=$b o0=$o
 		loc_of "$(chunk_lba "$1" "$2" "$k" "${4:-0}")"
-		# the next die, or the very next slot of the previous block's die
-		# (it continued a granule the previous chunk left open)
-		if [ "$d" != $(( (d0 + 1) % 8 )) ] &&
+		# the next die (or the one after), or the very next slot of the
+		# previous block's die (it continued a granule left open)
+		if [ "$d" != $(( (d0 + 1) % 8 )) ] && [ "$d" != $(( (d0 + 2) % 8 )) ] &&
 			! { [ "$d" = "$d0" ] && [ "$b" = "$b0" ] && [ "$o" = $((o0 + 1)) ]; }; then
 			echo "chunk $k: die $d block $b unit $o after die $d0 block $b0 unit $o0"
 			cat /tmp/frag.out

@@ -71,19 +71,59 @@ TEST(Hints, LargeAppendsContinueRoundRobinFromTheHintedDie) {
 }
 
 // A new file's first block goes wherever the cursor is; the appends that
-// follow it must fill that granule, not open a second one on the next die.
-TEST(Hints, AppendContinuesTheGranuleItsPreviousBlockLeftOpen) {
+// extend it must fill that granule, not open a second one on the next die.
+TEST(Hints, AppendContinuesTheGranuleOfTheExtentItExtends) {
   Model m(paper_config());
   ok(m, cmd(FTL_OP_WRITE, 0, K4), 0);  // die 0, its granule 1/8 full
-  ok(m, append(K4, 7 * K4 + 2 * kGran, 0), 0);
-  std::vector<int> want = repeat({0}, 7);
+  ok(m, cmd(FTL_OP_WRITE, 8 << 20, K4), 0);  // another file's block joins it
+  ok(m, append(K4, 6 * K4 + 2 * kGran, 0), 0);
+  std::vector<int> want = repeat({0}, 6);
   for (int d : repeat({1, 2}, 8)) want.push_back(d);
-  EXPECT_EQ(dies_of(m, K4, 7 * K4 + 2 * kGran), want);
-  // the previous block is no longer the last one on its die: next die
-  ok(m, cmd(FTL_OP_WRITE, 4 << 20, K4), 0);  // cursor: die 1's granule is full
+  EXPECT_EQ(dies_of(m, K4, 6 * K4 + 2 * kGran), want);
+  // a file whose next block is elsewhere: read by a command of its own,
+  // so the next die even though its previous block's granule is open
+  ok(m, cmd(FTL_OP_WRITE, 4 << 20, K4), 0);  // cursor: die 1, granule 1/8
   EXPECT_EQ(m.die_of(4 << 20), 1);
-  ok(m, append(5 << 20, kGran, 0), 0);  // block 0 sits in die 0, granule full
-  EXPECT_EQ(dies_of(m, 5 << 20, kGran), (std::vector<int>{1, 1, 1, 1, 1, 1, 1, 2}));
+  ok(m, append(5 << 20, kGran, 4 << 20), 0);
+  EXPECT_EQ(dies_of(m, 5 << 20, kGran), repeat({2}, 8));
+  // the block right after it does continue die 1's granule
+  ok(m, append((4 << 20) + K4, 7 * K4, 4 << 20), 0);
+  EXPECT_EQ(dies_of(m, (4 << 20) + K4, 7 * K4), repeat({1}, 7));
+}
+
+// Two files appended in turns (a database's rows, a log): each chunk of
+// either file is on the die after its previous chunk's, whole.
+TEST(Hints, InterleavedAppendsEachMoveOneDieOn) {
+  Model m(paper_config());
+  ok(m, cmd(FTL_OP_WRITE, 0, kGran), 0);  // die 0
+  constexpr uint64_t kChunk = 16384, kA = 1 << 20, kB = 2 << 20;
+  // each file's chunks are a chunk apart: separate extents, as on a file
+  // system where the other file's data lies between them
+  auto at = [&](uint64_t base, uint64_t i) { return base + 2 * i * kChunk; };
+  for (uint64_t i = 0; i < 12; i++) {
+    ok(m, append(at(kA, i), kChunk, i ? at(kA, i - 1) + kChunk - K4 : 0), 0);
+    ok(m, append(at(kB, i), kChunk, i ? at(kB, i - 1) + kChunk - K4 : K4), 0);
+    int want = static_cast<int>((1 + i) % 8);
+    EXPECT_EQ(dies_of(m, at(kA, i), kChunk), repeat({want}, 4)) << "chunk " << i;
+    EXPECT_EQ(dies_of(m, at(kB, i), kChunk), repeat({want}, 4)) << "chunk " << i;
+  }
+}
+
+// A write smaller than a granule that would straddle two goes to the die
+// after if it fits there whole.
+TEST(Hints, SmallAppendsAreNotSplitWhenTheNextDieHasRoom) {
+  Model m(paper_config());
+  ok(m, cmd(FTL_OP_WRITE, 0, kGran + 6 * K4), 0);  // die 0 full, die 1 6/8
+  ok(m, append(1 << 20, 4 * K4, 0), 0);  // die 1 has room for 2 only
+  EXPECT_EQ(dies_of(m, 1 << 20, 4 * K4), repeat({2}, 4));
+  ok(m, append(2 << 20, 2 * K4, 0), 0);  // this one fits
+  EXPECT_EQ(dies_of(m, 2 << 20, 2 * K4), repeat({1}, 2));
+  // larger than a granule: split whatever the room
+  ok(m, cmd(FTL_OP_WRITE, 3 << 20, 3 * K4), 0);  // cursor: die 2 now 7/8
+  ok(m, append(4 << 20, kGran + K4, 1 << 20), 0);  // previous block on die 2
+  std::vector<int> want = repeat({3}, 8);
+  want.push_back(4);
+  EXPECT_EQ(dies_of(m, 4 << 20, kGran + K4), want);
 }
 
 // Granules are per die and shared: a hinted write that completes the
@@ -93,11 +133,14 @@ TEST(Hints, AppendContinuesTheGranuleItsPreviousBlockLeftOpen) {
 TEST(Hints, WritersShareEachDiesGranule) {
   Model m(paper_config());
   ok(m, cmd(FTL_OP_WRITE, 0, kGran + K4), 0);  // die 0 full, die 1 at 1/8
-  ok(m, append(1 << 20, kGran, 7 * K4), 0);  // previous block ends die 0's granule
-  EXPECT_EQ(dies_of(m, 1 << 20, kGran), (std::vector<int>{1, 1, 1, 1, 1, 1, 1, 2}));
+  ok(m, append(1 << 20, 2 * kGran, 7 * K4), 0);  // previous block ends die 0's granule
+  std::vector<int> want = repeat({1}, 7);
+  for (int d : repeat({2}, 8)) want.push_back(d);
+  want.push_back(3);
+  EXPECT_EQ(dies_of(m, 1 << 20, 2 * kGran), want);
   ok(m, cmd(FTL_OP_WRITE, 2 << 20, kGran + 7 * K4), 0);  // die 1 is full: cursor to die 2
-  std::vector<int> want = repeat({2}, 7);
-  for (int d : repeat({3}, 8)) want.push_back(d);
+  want = repeat({2}, 8);
+  for (int d : repeat({3}, 7)) want.push_back(d);
   EXPECT_EQ(dies_of(m, 2 << 20, kGran + 7 * K4), want);
   for (const auto& d : m.die_stats())
     EXPECT_EQ(d.host_write_units % 8, 0u) << "a granule was left part-filled";
