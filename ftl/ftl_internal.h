@@ -74,6 +74,7 @@ struct ftl_bw {
 
 /* Round-robin cursor of the default placement policy. */
 struct ftl_place {
+	u32 last_ppa;		/* slot of the last host unit placed */
 	u32 die;
 	u32 gen;		/* @die's gran_gen when the cursor came to it */
 };

@@ -17,9 +17,13 @@
  *    (it starts at the next logical block) continues the granule that
  *    block is in, if its die is still filling it: the two are read back by
  *    one command, and units of one program unit in one command cost one
- *    NAND read. Any other append starts on the die after the previous
- *    block's: it will be read by a command of its own, which on that die
- *    would wait for the previous one's read. If the write is smaller than
+ *    NAND read. So does a write that comes straight after its previous
+ *    block (an append a file system split over two extents), or two
+ *    granules would be left part-filled. Any other append starts on the
+ *    die after the previous block's: it will be read by a command of its
+ *    own, which on that die would wait for the previous one's read
+ *    (a database's ~16 KiB rows between another file's appends).
+ *    If the write is smaller than
  *    a granule and does not fit in what is left of that die's, but fits
  *    in the next die's, it goes there instead: split, it would cost two
  *    reads. The write then continues round-robin with a cursor of its own;
@@ -42,6 +46,7 @@ void ftl_place_init(struct ftl *ftl)
 		ftl->dies[die].gran_gen = 0;
 		ftl->dies[die].gran_start = FTL_NONE;
 	}
+	ftl->place.last_ppa = FTL_NONE;
 	ftl->place.die = 0;
 	ftl->place.gen = 0;
 }
@@ -50,6 +55,7 @@ void ftl_place_note(struct ftl *ftl, u32 die, u32 ppa)
 {
 	struct ftl_die *d = &ftl->dies[die];
 
+	ftl->place.last_ppa = ppa;
 	if (!d->gran_fill)
 		d->gran_start = ppa;
 	if (++d->gran_fill == ftl->geo.gran_units) {
@@ -117,16 +123,19 @@ static u32 ftl_fitting_die(const struct ftl *ftl, const struct ftl_cmd *cmd,
 		(cmd->off >> FTL_MAP_SHIFT) + 1;
 	u32 next = (die + 1) % ftl->geo.dies;
 
-	if (n > ftl_granule_room(ftl, die) && next != prev_die &&
-	    n <= ftl_granule_room(ftl, next))
+	if (n < ftl->geo.gran_units && n > ftl_granule_room(ftl, die) &&
+	    next != prev_die && n <= ftl_granule_room(ftl, next))
 		return next;
 	return die;
 }
 
 /*
- * Whether @cmd starts at the logical block after @prev, whose copy @ppa
- * is in the granule its die is filling (same erase block, at or after
- * that granule's first unit).
+ * Whether @cmd continues the granule holding @ppa, the copy of its
+ * previous block @prev: that granule is still being filled (@ppa is in
+ * the same erase block, at or after its first unit), and @cmd either
+ * starts at the logical block after @prev or comes straight after it, no
+ * other unit placed in between (a file system that split one append over
+ * two extents: moving on would leave two granules part-filled).
  */
 static bool ftl_extends_granule(const struct ftl *ftl,
 				const struct ftl_cmd *cmd, u64 prev, u32 ppa)
@@ -134,8 +143,11 @@ static bool ftl_extends_granule(const struct ftl *ftl,
 	const struct ftl_die *d = &ftl->dies[ftl_die_of(ftl, ppa)];
 	u32 upb = ftl->geo.units_per_block;
 
-	return cmd->off >> FTL_MAP_SHIFT == prev + 1 && d->gran_fill &&
-	       ppa >= d->gran_start && ppa / upb == d->gran_start / upb;
+	if (!d->gran_fill || ppa < d->gran_start ||
+	    ppa / upb != d->gran_start / upb)
+		return false;
+	return cmd->off >> FTL_MAP_SHIFT == prev + 1 ||
+	       ppa == ftl->place.last_ppa;
 }
 
 static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,

@@ -84,11 +84,24 @@ TEST(Hints, AppendContinuesTheGranuleOfTheExtentItExtends) {
   // so the next die even though its previous block's granule is open
   ok(m, cmd(FTL_OP_WRITE, 4 << 20, K4), 0);  // cursor: die 1, granule 1/8
   EXPECT_EQ(m.die_of(4 << 20), 1);
+  ok(m, cmd(FTL_OP_WRITE, K4, K4, FTL_HINT_OVERWRITE), 0);  // a unit elsewhere: die 0
+  EXPECT_EQ(m.die_of(K4), 0);
   ok(m, append(5 << 20, kGran, 4 << 20), 0);
   EXPECT_EQ(dies_of(m, 5 << 20, kGran), repeat({2}, 8));
   // the block right after it does continue die 1's granule
   ok(m, append((4 << 20) + K4, 7 * K4, 4 << 20), 0);
   EXPECT_EQ(dies_of(m, (4 << 20) + K4, 7 * K4), repeat({1}, 7));
+}
+
+// A file system that split one append over two extents writes the second
+// straight after the first: it fills the same granule.
+TEST(Hints, AnAppendSplitOverTwoExtentsFillsOneGranule) {
+  Model m(paper_config());
+  ok(m, cmd(FTL_OP_WRITE, 0, kGran), 0);  // die 0; cursor to die 1
+  ok(m, append(1 << 20, 3 * K4, kGran - K4), 0);
+  ok(m, append(2 << 20, 5 * K4, (1 << 20) + 2 * K4), 0);
+  EXPECT_EQ(dies_of(m, 1 << 20, 3 * K4), repeat({1}, 3));
+  EXPECT_EQ(dies_of(m, 2 << 20, 5 * K4), repeat({1}, 5));
 }
 
 // Two files appended in turns (a database's rows, a log): each chunk of
