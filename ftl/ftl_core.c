@@ -192,7 +192,7 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 	int status = FTL_OK;
 	u64 i;
 
-	ftl_place_begin(ftl, cmd, &pc);
+	ftl_place_begin(ftl, cmd, first, n, &pc);
 	for (i = 0; i < n; i++) {
 		u32 lpn = (u32)(first + i), ppa, die;
 

@@ -149,9 +149,12 @@ struct ftl_place_cmd {
 };
 
 void ftl_place_init(struct ftl *ftl);
-/* Decide how @cmd is placed (and account its hint). */
-void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd,
-		     struct ftl_place_cmd *pc);
+/*
+ * Decide how @cmd, logical units @first..@first+@n-1, is placed (and
+ * account its hint).
+ */
+void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
+		     u64 n, struct ftl_place_cmd *pc);
 /* Die for the next unit, logical unit @lpn, of a command. */
 u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn);
 /* A host unit went to slot @ppa of @die (which may not be the one asked). */

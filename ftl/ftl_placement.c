@@ -22,11 +22,11 @@
  *    granules would be left part-filled. Any other append starts on the
  *    die after the previous block's: it will be read by a command of its
  *    own, which on that die would wait for the previous one's read
- *    (a database's ~16 KiB rows between another file's appends).
- *    If the write is smaller than
- *    a granule and does not fit in what is left of that die's, but fits
- *    in the next die's, it goes there instead: split, it would cost two
- *    reads. The write then continues round-robin with a cursor of its own;
+ *    (a database's ~16 KiB rows between another file's appends). If the
+ *    write is smaller than a granule and does not fit in what is left of
+ *    that die's, but fits in the next die's, it goes there instead: split,
+ *    it would cost two reads. The write then continues round-robin with a
+ *    cursor of its own;
  *  - overwrite: each unit goes back to the die of its old copy (units
  *    without one are placed round-robin).
  * Hinted writes do not move the drive's cursor, so unhinted streams keep
@@ -113,14 +113,13 @@ static u32 ftl_granule_room(const struct ftl *ftl, u32 die)
 }
 
 /*
- * @die, or the die after it (never @prev_die) when @cmd is smaller than a
- * granule and fits in what is left of that die's but not of @die's.
+ * Die for @n units that do not continue @prev_die's granule: the die after
+ * it, or the one after that (never @prev_die) when @n is smaller than a
+ * granule and fits in what is left of that die's but not of the first's.
  */
-static u32 ftl_fitting_die(const struct ftl *ftl, const struct ftl_cmd *cmd,
-			   u32 prev_die, u32 die)
+static u32 ftl_fitting_die(const struct ftl *ftl, u32 prev_die, u64 n)
 {
-	u64 n = ((cmd->off + cmd->len - 1) >> FTL_MAP_SHIFT) -
-		(cmd->off >> FTL_MAP_SHIFT) + 1;
+	u32 die = (prev_die + 1) % ftl->geo.dies;
 	u32 next = (die + 1) % ftl->geo.dies;
 
 	if (n < ftl->geo.gran_units && n > ftl_granule_room(ftl, die) &&
@@ -130,15 +129,16 @@ static u32 ftl_fitting_die(const struct ftl *ftl, const struct ftl_cmd *cmd,
 }
 
 /*
- * Whether @cmd continues the granule holding @ppa, the copy of its
- * previous block @prev: that granule is still being filled (@ppa is in
- * the same erase block, at or after its first unit), and @cmd either
- * starts at the logical block after @prev or comes straight after it, no
- * other unit placed in between (a file system that split one append over
- * two extents: moving on would leave two granules part-filled).
+ * Whether a write starting at logical unit @first continues the granule
+ * holding @ppa, the copy of its previous block @prev: that granule is
+ * still being filled (@ppa is in the same erase block, at or after its
+ * first unit), and the write either starts at the logical block after
+ * @prev or comes straight after it, no other unit placed in between (a
+ * file system that split one append over two extents: moving on would
+ * leave two granules part-filled).
  */
-static bool ftl_extends_granule(const struct ftl *ftl,
-				const struct ftl_cmd *cmd, u64 prev, u32 ppa)
+static bool ftl_extends_granule(const struct ftl *ftl, u64 first, u64 prev,
+				u32 ppa)
 {
 	const struct ftl_die *d = &ftl->dies[ftl_die_of(ftl, ppa)];
 	u32 upb = ftl->geo.units_per_block;
@@ -146,12 +146,11 @@ static bool ftl_extends_granule(const struct ftl *ftl,
 	if (!d->gran_fill || ppa < d->gran_start ||
 	    ppa / upb != d->gran_start / upb)
 		return false;
-	return cmd->off >> FTL_MAP_SHIFT == prev + 1 ||
-	       ppa == ftl->place.last_ppa;
+	return first == prev + 1 || ppa == ftl->place.last_ppa;
 }
 
 static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
-			     struct ftl_place_cmd *pc)
+			     u64 first, u64 n, struct ftl_place_cmd *pc)
 {
 	u64 prev = cmd->hint_prev_off >> FTL_MAP_SHIFT;
 	u32 ppa, die;
@@ -166,8 +165,8 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 		return;
 	}
 	die = ftl_die_of(ftl, ppa);
-	if (!ftl_extends_granule(ftl, cmd, prev, ppa))
-		die = ftl_fitting_die(ftl, cmd, die, (die + 1) % ftl->geo.dies);
+	if (!ftl_extends_granule(ftl, first, prev, ppa))
+		die = ftl_fitting_die(ftl, die, n);
 	if (ftl->dies[die].erases_total > ftl_wear_limit(ftl)) {
 		ftl->st.hint_ignored_wear++;
 		return;
@@ -179,8 +178,8 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 }
 
 /* Called for writes only; ftl_submit() counts hints on other commands. */
-void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd,
-		     struct ftl_place_cmd *pc)
+void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
+		     u64 n, struct ftl_place_cmd *pc)
 {
 	pc->mode = FTL_PLACE_ROUND_ROBIN;
 	if (cmd->hint == FTL_HINT_NONE)
@@ -201,7 +200,7 @@ void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd,
 		return;
 	}
 	if (cmd->hint == FTL_HINT_APPEND) {
-		ftl_place_append(ftl, cmd, pc);
+		ftl_place_append(ftl, cmd, first, n, pc);
 		return;
 	}
 	pc->mode = FTL_PLACE_OLD_DIE;
