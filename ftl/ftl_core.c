@@ -210,7 +210,7 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 		ftl_invalidate(ftl, lpn);
 		ftl->p2l[ppa] = lpn;
 		ftl->l2p[lpn] = ppa;
-		ftl_place_note(ftl, die, ppa);
+		ftl_place_note(ftl, &pc, die, ppa);
 		ftl->dies[die].st.host_write_units++;
 		ftl->st.host_write_units++;
 	}

@@ -74,7 +74,7 @@ struct ftl_bw {
 
 /* Round-robin cursor of the default placement policy. */
 struct ftl_place {
-	u32 last_ppa;		/* slot of the last host unit placed */
+	u32 last_ppa;		/* last host unit placed, FTL_NONE after an overwrite */
 	u32 die;
 	u32 gen;		/* @die's gran_gen when the cursor came to it */
 };
@@ -158,6 +158,7 @@ void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 /* Die for the next unit, logical unit @lpn, of a command. */
 u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn);
 /* A host unit went to slot @ppa of @die (which may not be the one asked). */
-void ftl_place_note(struct ftl *ftl, u32 die, u32 ppa);
+void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
+		    u32 ppa);
 
 #endif /* FTL_INTERNAL_H */

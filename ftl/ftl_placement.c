@@ -51,11 +51,16 @@ void ftl_place_init(struct ftl *ftl)
 	ftl->place.gen = 0;
 }
 
-void ftl_place_note(struct ftl *ftl, u32 die, u32 ppa)
+void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
+		    u32 ppa)
 {
 	struct ftl_die *d = &ftl->dies[die];
 
-	ftl->place.last_ppa = ppa;
+	/*
+	 * An append straight after an overwrite is not the back of a split
+	 * append: it is another extent, read by a command of its own.
+	 */
+	ftl->place.last_ppa = pc->mode == FTL_PLACE_OLD_DIE ? FTL_NONE : ppa;
 	if (!d->gran_fill)
 		d->gran_start = ppa;
 	if (++d->gran_fill == ftl->geo.gran_units) {

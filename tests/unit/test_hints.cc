@@ -104,6 +104,19 @@ TEST(Hints, AnAppendSplitOverTwoExtentsFillsOneGranule) {
   EXPECT_EQ(dies_of(m, 2 << 20, 5 * K4), repeat({1}, 5));
 }
 
+// A database rewrites the page at the end of its last extent, then appends
+// the next row after it: that row is an extent of its own and moves on.
+TEST(Hints, AnAppendStraightAfterAnOverwriteMovesOn) {
+  Model m(paper_config());
+  ok(m, cmd(FTL_OP_WRITE, 0, kGran), 0);  // die 0; cursor to die 1
+  const uint64_t row = 1 << 20, page = row + 2 * K4;
+  ok(m, append(row, 3 * K4, kGran - K4), 0);
+  ok(m, cmd(FTL_OP_WRITE, page, K4, FTL_HINT_OVERWRITE), 0);
+  EXPECT_EQ(m.die_of(page), 1);  // the last unit placed, on die 1
+  ok(m, append(2 << 20, 3 * K4, page), 0);
+  EXPECT_EQ(dies_of(m, 2 << 20, 3 * K4), repeat({2}, 3));
+}
+
 // Two files appended in turns (a database's rows, a log): each chunk of
 // either file is on the die after its previous chunk's, whole.
 TEST(Hints, InterleavedAppendsEachMoveOneDieOn) {
