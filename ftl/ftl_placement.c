@@ -19,7 +19,8 @@
  *    one command, and units of one program unit in one command cost one
  *    NAND read. So does a write that comes straight after its previous
  *    block (an append a file system split over two extents), or two
- *    granules would be left part-filled. Any other append starts on the
+ *    granules would be left part-filled, unless an overwrite placed that
+ *    block (a database's rewritten last page). Any other append starts on the
  *    die after the previous block's: it will be read by a command of its
  *    own, which on that die would wait for the previous one's read
  *    (a database's ~16 KiB rows between another file's appends). If the
@@ -138,9 +139,9 @@ static u32 ftl_fitting_die(const struct ftl *ftl, u32 prev_die, u64 n)
  * holding @ppa, the copy of its previous block @prev: that granule is
  * still being filled (@ppa is in the same erase block, at or after its
  * first unit), and the write either starts at the logical block after
- * @prev or comes straight after it, no other unit placed in between (a
- * file system that split one append over two extents: moving on would
- * leave two granules part-filled).
+ * @prev or comes straight after it, no other unit placed in between and
+ * @prev not placed by an overwrite (a file system that split one append
+ * over two extents: moving on would leave two granules part-filled).
  */
 static bool ftl_extends_granule(const struct ftl *ftl, u64 first, u64 prev,
 				u32 ppa)
