@@ -95,6 +95,13 @@ if command -v gnuplot >/dev/null; then
 		set xtics rotate by -30
 		set ylabel "fraction of contiguous"
 		plot "$out/summary.dat" using 2:xtic(1) title "hints off", "" using 3 title "hints on"
+	GP
+	plots=$out/summary.png
+	[ -s "$out/dof.dat" ] || { echo "plots: $plots"; exit "$status"; }
+	gnuplot <<-GP
+		set terminal pngcairo size 1000,500 noenhanced
+		set grid ytics
+		set ylabel "fraction of contiguous"
 		set output "$out/dof.png"
 		set title "ext4 on nvmev: 8 MiB file, read throughput vs degree of fragmentation"
 		set style data linespoints
@@ -103,6 +110,6 @@ if command -v gnuplot >/dev/null; then
 		set xtics norotate
 		plot "$out/dof.dat" using 1:2 title "hints off" pt 7, "" using 1:3 title "hints on" pt 7
 	GP
-	echo "plots: $out/summary.png $out/dof.png"
+	echo "plots: $plots $out/dof.png"
 fi
 exit "$status"
