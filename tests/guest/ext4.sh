@@ -285,13 +285,12 @@ fs_workload() {
 #
 # The gate for the worst cases with hints is 93 %, below the 97 % the
 # issue asks for: single runs of the hinted worst append read at
-# 0.947-0.991, with one to four chunks read in two program units (one
-# extra read of the 256 per die each, about 1.5 %). The likely cause, not
-# yet confirmed: ext4 now and then splits an append (of the file or of the
-# data between its chunks) over two extents when its locality-group
-# preallocation runs out, and a split-off part leaves a granule started
-# that the file's next chunk then shares. The gate still tells working
-# hints (>= 0.95) from none (0.14).
+# 0.947-0.991, with one to four chunks read twice (one extra read of the
+# 256 per die each, about 1.5 %): ext4 now and then splits a chunk's append
+# over two extents when its locality-group preallocation runs out (seen in
+# a unit trace, see README), and two commands each sense the program unit
+# that holds the halves. The gate still tells working hints (>= 0.95)
+# from none (0.14).
 test_ext4_experiment() {
 	check "insmod" load_nvmev || return 1
 	for kind in append overwrite; do
