@@ -272,7 +272,6 @@ fs_workload() {
 		umount /mnt
 		rel=$(sed -n 's/^# relative_throughput=//p' /tmp/wl.csv)
 		echo "$tag hints=$h relative=$rel dof=$(sed -n 's/^# dof=//p' /tmp/wl.csv)"
-		echo "$tag hints=$h summary: $(sed -n 's/^# //p' /tmp/wl.csv | tr '\n' ' ')"
 		grep -v '^#' /tmp/wl.csv | sed "s/^/$tag hints=$h csv: /"
 		r=$(awk -v r="$rel" 'BEGIN { printf "%d", r * 1000 }')
 		if [ $h = on ]; then rel_on=$r; else rel_off=$r; fi
