@@ -20,14 +20,14 @@ failed=0
 [ -n "${NVMEV_LONG:-}" ] && export FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 
 tier() { # name command...
-	local name=$1
+	local name=$1 start=$SECONDS
 	shift
 	echo "=== $name"
 	if "$@"; then
-		echo "=== $name: ok"
+		echo "=== $name: ok ($((SECONDS - start)) s)"
 		return 0
 	fi
-	echo "=== $name: FAILED"
+	echo "=== $name: FAILED ($((SECONDS - start)) s)"
 	return 1
 }
 

@@ -6,8 +6,11 @@ NVMEV_MEM="memmap_start=1G memmap_size=512M"
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
 
-ok() { PASSED=$((PASSED + 1)); echo "ok - $CURRENT"; }
-not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $CURRENT: $*"; }
+# the seconds since boot, whole (busybox sh has no $SECONDS)
+uptime_s() { cut -d. -f1 /proc/uptime; }
+# the test lines carry their duration: what a tier's time limit is spent on
+ok() { PASSED=$((PASSED + 1)); echo "ok - $CURRENT ($(($(uptime_s) - STARTED)) s)"; }
+not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $CURRENT: $* ($(($(uptime_s) - STARTED)) s)"; }
 
 # check DESCRIPTION COMMAND...: run, remember the first failure of a test
 check() {
@@ -62,6 +65,7 @@ run_tests() {
 	for t in $(echo "$list" | tr ',' ' '); do
 		CURRENT=$t
 		FIRST_FAIL=
+		STARTED=$(uptime_s)
 		echo "--- $t"
 		klines=$(wc -l </tmp/kernel.log 2>/dev/null || echo 0)
 		"test_$t" || [ -n "$FIRST_FAIL" ] || FIRST_FAIL="test returned failure"
