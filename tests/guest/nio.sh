@@ -3,7 +3,7 @@
 # lazy polling (host patches 4-5; busybox sh, sourced by tests.sh), and
 # the experiment of scripts/nio-experiments.sh.
 
-# sync_fio NAME FIO-ARGS...: 2000 4 KiB QD1 I/Os with pvsync2 on the
+# sync_fio NAME FIO-ARGS...: $sync_ios 4 KiB QD1 I/Os with pvsync2 on the
 # namespace (at most 120 s); sets sync_irqs to the interrupts they took and
 # notes them with fio's CPU line in /tmp/sync_poll.out
 sync_fio() {
@@ -12,9 +12,9 @@ sync_fio() {
 	sync_irqs=-1
 	before=$(value irqs "$DBG/stats")
 	timeout 120 fio --name=sp --filename=/dev/nvme0n1 --size=16M --bs=4k --ioengine=pvsync2 \
-		--direct=1 --number_ios=2000 --output=/tmp/fio.out "$@" || return 1
+		--direct=1 --number_ios="$sync_ios" --output=/tmp/fio.out "$@" || return 1
 	sync_irqs=$(($(value irqs "$DBG/stats") - before))
-	echo "sync_poll: $tag: $sync_irqs interrupts for 2000 I/Os," \
+	echo "sync_poll: $tag: $sync_irqs interrupts for $sync_ios I/Os," \
 		"$(grep -o 'usr=[^,]*, sys=[^,]*, ctx=[0-9]*' /tmp/fio.out)" >>/tmp/sync_poll.out
 }
 
@@ -23,7 +23,9 @@ sync_fio() {
 # hybrid polling (io_poll_delay); without RWF_HIPRI they take interrupts;
 # a bio that must be split loses REQ_POLLED, takes interrupts and still
 # completes (no hang), data intact; so does a queue without poll queues.
+# SYNC_POLL_IOS (default 2000) I/Os per mode.
 test_sync_poll() {
+	sync_ios=${SYNC_POLL_IOS:-2000}
 	rm -f /tmp/sync_poll.out
 	check "insmod" load_nvmev || return 1
 	q=/sys/block/nvme0n1/queue
@@ -37,7 +39,7 @@ test_sync_poll() {
 	check "hybrid poll: no interrupts" [ "$sync_irqs" -eq 0 ]
 	echo -1 >$q/io_poll_delay
 	check "fio interrupts" sync_fio "randread interrupts" --rw=randread --hipri=0
-	check "without RWF_HIPRI: an interrupt per I/O" [ "$sync_irqs" -ge 2000 ]
+	check "without RWF_HIPRI: an interrupt per I/O" [ "$sync_irqs" -ge "$sync_ios" ]
 	# 128 KiB writes on a queue that takes 32 KiB: split, interrupts
 	max=$(cat $q/max_sectors_kb)
 	echo 32 >$q/max_sectors_kb
@@ -58,7 +60,7 @@ test_sync_poll() {
 	check "no poll queue" [ "$(cat $q/io_poll)" = 0 ]
 	check "fio hipri, no poll queues" sync_fio "randread hipri, no poll queues" \
 		--rw=randread --hipri=1
-	check "without poll queues: interrupts" [ "$sync_irqs" -ge 2000 ]
+	check "without poll queues: interrupts" [ "$sync_irqs" -ge "$sync_ios" ]
 	check "rmmod" unload_nvmev
 	echo 1 >$pq
 	cat /tmp/sync_poll.out

@@ -10,7 +10,8 @@ PATCHED_TESTS="smoke sync_poll nio ext4_hints_kernel ext4_append ext4_append_del
 # "debug"): the tests that drive every path of the module -- loading,
 # admin and I/O commands, PRPs, DSM, polling, resets, surprise removal, GC,
 # hints, the ext4 hint plumbing -- with fewer cycles (run-checks passes
-# LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=30 GC_PASSES=3), then a leak scan. debug_long
+# LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=30 GC_PASSES=3 SYNC_POLL_IOS=300
+# BAD_PARAMS_SWEEP=max), then a leak scan. debug_long
 # (NVMEV_LONG=1) is every functional test with long counts. Neither has
 # hints_capability or hints_disabled: they need a host that leaves the
 # hint feature off, and this kernel's nvme driver turns it on.
