@@ -3,6 +3,10 @@
 # lazy polling (host patches 4-5; busybox sh, sourced by tests.sh), and
 # the experiment of scripts/nio-experiments.sh.
 
+# the device's time scale in test_nio and the experiment: slowed so that
+# device time dominates the guest's submission and timer costs
+NIO_SCALE=${NIO_TIME_SCALE:-20}
+
 # sync_fio NAME FIO-ARGS...: $sync_ios 4 KiB QD1 I/Os with pvsync2 on the
 # namespace (at most 120 s); sets sync_irqs to the interrupts they took and
 # notes them with fio's CPU line in /tmp/sync_poll.out
@@ -99,12 +103,11 @@ txn_summary() {
 # large ones and transactions with a large member take interrupts.
 test_nio() {
 	rm -f /tmp/nio.out
-	# NIO_TIME_SCALE (default 20, as in the experiment): a slower device,
-	# so device time dominates the guest's submission cost. Unscaled, the
-	# sleep target (half a ~50 us read) was often already past when the
-	# submitter reached it on a slow TCG host: NIO rightly skipped the
-	# sleep, and "small: slept" failed (~800 of 1000)
-	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" || return 1
+	# at NIO_SCALE, as the experiment. Unscaled, the sleep target (half a
+	# ~50 us read) was often already past when the submitter reached it on
+	# a slow TCG host: NIO rightly skipped the sleep, and "small: slept"
+	# failed (~800 of 1000)
+	check "insmod" load_nvmev time_scale="$NIO_SCALE" || return 1
 	q=/sys/block/nvme0n1/queue
 	check "off by default" [ "$(cat $q/nio_enable)" = 0 ]
 	for v in 2 -1 on ""; do
@@ -293,7 +296,7 @@ test_nio_experiment() {
 		NIO_PIN="taskset -c 0-$((last - 1))"
 	fi
 	# shellcheck disable=SC2086 # optional parameters
-	check "insmod" load_nvmev time_scale="${NIO_TIME_SCALE:-20}" $cpu_arg \
+	check "insmod" load_nvmev time_scale="$NIO_SCALE" $cpu_arg \
 		${NIO_JITTER_NS:+jitter_ns=$NIO_JITTER_NS} ${spin:+spin_us=$spin} || return 1
 	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
 	modes="interrupt classic hybrid nio nio_signed"
