@@ -16,7 +16,11 @@
 # idle and waking up then never lands on the emulator's CPU, and the main
 # loop, which fires the guest's timers under TCG (hrtimer sleeps), is not
 # queued behind the emulator's spinning vCPU. It needs GUEST_SMP <= the
-# host's CPUs.
+# host's CPUs. GUEST_DRIVE_MIB is the memmap= reservation that holds the
+# drive's data (default 512: a 511 MiB drive; 64..2048, the reservation
+# sits at 1 GiB and must end below the 3 GiB where QEMU's PCI hole starts);
+# the guest gets that much RAM more than 1.5 GiB. The experiments' paper
+# scale needs it: SQLITE_ROWS=10000 writes ~1.2 GiB (GUEST_DRIVE_MIB=1536).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
@@ -24,6 +28,11 @@ build=${BUILD:-build}/guest${KERNEL_TREE:+-${GUEST_NAME:-patched}}
 timeout_s=${GUEST_TIMEOUT:-900}
 smp=${GUEST_SMP:-3}
 [[ $smp =~ ^[1-9][0-9]?$ ]] || { echo "guest-test: GUEST_SMP=$smp is not a vCPU count (1..99)" >&2; exit 2; }
+drive_mib=${GUEST_DRIVE_MIB:-512}
+if ! [[ $drive_mib =~ ^[1-9][0-9]{1,3}$ ]] || [ "$drive_mib" -lt 64 ] || [ "$drive_mib" -gt 2048 ]; then
+	echo "guest-test: GUEST_DRIVE_MIB=$drive_mib is not a drive size in MiB (64..2048)" >&2
+	exit 2
+fi
 mkdir -p "$build"
 
 if [ -n "${KERNEL_TREE:-}" ]; then
@@ -67,9 +76,9 @@ if [ "${GUEST_PIN_VCPUS:-0}" = 1 ]; then
 fi
 status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on \
-	-m 2G -smp "$smp" -accel tcg,thread=multi -cpu max \
+	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=512M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 memmap=${drive_mib}M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests NVMEV_DRIVE_MIB=$drive_mib ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then

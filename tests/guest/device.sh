@@ -61,9 +61,10 @@ test_geometry() {
 	check "granularity 16K" expect_geometry effective_granularity_bytes 16384
 	check "stripe 256K" expect_geometry stripe_bytes 262144
 	check "lba 4K" expect_geometry lba_bytes 4096
-	check "whole memmap" expect_geometry capacity_bytes $((511 * 1024 * 1024))
+	# the whole reservation but its 1 MiB register area
+	check "whole memmap" expect_geometry capacity_bytes $(((NVMEV_DRIVE_MIB - 1) * 1024 * 1024))
 	nvme id-ns /dev/nvme0n1 >/tmp/id.out
-	check "nsze 4K LBAs" [ "$(id_field nsze)" = "$(printf '0x%x' $((511 * 256)))" ]
+	check "nsze 4K LBAs" [ "$(id_field nsze)" = "$(printf '0x%x' $(((NVMEV_DRIVE_MIB - 1) * 256)))" ]
 	check "lbaf 4K" grep -q "lbads:12" /tmp/id.out
 	check "rmmod" unload_nvmev
 }
@@ -137,7 +138,7 @@ test_bad_params() {
 	check "gc_bg" bad_insmod "must be below the" $m blocks_per_plane=16 op_percent=50 gc_bg_free_blocks=16
 	check "write buffer" bad_insmod "write_buffer_kib=64 is too small" $m write_buffer_kib=64
 	check "geometry overflow" bad_insmod "more than 4294967294 4 KiB pages" $m capacity_mib=16777216
-	check "too big for memmap" bad_insmod "does not fit memmap_size" $m capacity_mib=1024
+	check "too big for memmap" bad_insmod "does not fit memmap_size" $m capacity_mib=$((NVMEV_DRIVE_MIB * 2))
 	check "lba_bytes" bad_insmod "lba_bytes=1000 must be 512 or 4096" $m lba_bytes=1000
 	check "io_queues" bad_insmod "io_queues=0 is out of range" $m io_queues=0
 	check "cpu" bad_insmod "cpu=64 is not an online CPU" $m cpu=64

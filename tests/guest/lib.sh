@@ -2,7 +2,9 @@
 # Helpers for the guest tests (busybox sh).
 PASSED=0
 FAILED=0
-NVMEV_MEM="memmap_start=1G memmap_size=512M"
+# the memmap= reservation scripts/guest-test.sh made (GUEST_DRIVE_MIB)
+NVMEV_DRIVE_MIB=${NVMEV_DRIVE_MIB:-512}
+NVMEV_MEM="memmap_start=1G memmap_size=${NVMEV_DRIVE_MIB}M"
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
 
