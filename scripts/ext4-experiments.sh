@@ -14,7 +14,8 @@
 #        OUTDIR/guest-console.txt, no guest run)
 # Scale: GUEST_APPEND="SQLITE_ROWS=.. FILESERVER_FILES=.. FILESERVER_APPENDS=..
 #        DOF_LIST=1,4,16 READ_SCALE=1000" (the
-#        defaults fit the guest's 511 MiB drive).
+#        defaults fit the guest's 511 MiB drive; GUEST_DRIVE_MIB=1536 for
+#        the paper's SQLITE_ROWS=10000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/ext4}

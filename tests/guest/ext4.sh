@@ -308,7 +308,8 @@ test_ext4_experiment() {
 }
 
 # SQLite: 1000 rows of ~16 KiB, each followed by a 100 KiB append to
-# another file (the paper: 10,000 rows), then SELECT * with a cold cache.
+# another file (the paper: 10,000 rows, SQLITE_ROWS=10000 with
+# GUEST_DRIVE_MIB=1536), then SELECT * with a cold cache.
 test_ext4_sqlite() {
 	check "insmod" load_nvmev || return 1
 	if fs_workload "ext4_sqlite:" nvmev-sqlite --rows "${SQLITE_ROWS:-1000}"; then
