@@ -58,7 +58,7 @@ awk -v out="$out" '
 			$col["file"] == "contiguous" { cc[key] = $col["collisions"] "," $col["collision_wait_us"] }
 			$col["file"] == "fragmented" {
 				ext = col["extents"] ? $col["extents"] : $col["extents_per_file"]
-				order[++n] = key; row[key] = sprintf("%s,%s,%s,%.4f,%s,%d,%d", t, c,
+				order[++n] = key; row[key] = sprintf("%s,%s,%s,%.4f,%s,%d,%.0f", t, c,
 					$col["hints"], $col["relative"], ext, $col["collisions"], $col["collision_wait_us"]) }
 			END { for (i = 1; i <= n; i++) print row[order[i]] "," cc[order[i]] }' "$f"
 	done
