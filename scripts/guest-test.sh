@@ -78,7 +78,7 @@ status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=${drive_mib}M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests NVMEV_DRIVE_MIB=$drive_mib ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 memmap=${drive_mib}M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then

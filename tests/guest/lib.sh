@@ -2,9 +2,14 @@
 # Helpers for the guest tests (busybox sh).
 PASSED=0
 FAILED=0
-# the memmap= reservation scripts/guest-test.sh made (GUEST_DRIVE_MIB)
-NVMEV_DRIVE_MIB=${NVMEV_DRIVE_MIB:-512}
-NVMEV_MEM="memmap_start=1G memmap_size=${NVMEV_DRIVE_MIB}M"
+# The drive's RAM: the memmap=SIZEM$START reservation on this kernel's
+# command line (scripts/guest-test.sh, GUEST_DRIVE_MIB), read from there so
+# that only the host script says where it is and how big.
+reservation=$(tr ' ' '\n' </proc/cmdline |
+	sed -n 's/^memmap=\([0-9][0-9]*\)M\$\([0-9][0-9]*[KMG]\)$/\1 \2/p' | head -1)
+[ -n "$reservation" ] || echo "lib.sh: no memmap=SIZEM\$START on the kernel command line: every load will fail"
+NVMEV_DRIVE_MIB=${reservation% *}
+NVMEV_MEM="memmap_start=${reservation#* } memmap_size=${NVMEV_DRIVE_MIB}M"
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
 
