@@ -25,6 +25,9 @@ struct Options : ToolOptions {
   uint64_t file_kib = 8192, chunk_kib = 32, stripe_kib = 256, max_gap_kib = 2048, gap_step_kib = 32;
   uint64_t read_kib = 1024;
   uint64_t seed = 1;
+  // one writer, pinned: see ToolOptions::cpu (unpinned, 0-2 of the worst
+  // append's 256 chunks came out as two extents per run)
+  Options() { cpu = 0; }
 };
 
 json run(const Options& o) {

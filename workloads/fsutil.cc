@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -177,8 +179,24 @@ void add_tool_options(CLI::App& app, ToolOptions& t) {
   app.add_option("--read-time-scale", t.read_time_scale,
                  "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
   app.add_option("--time-scale-file", t.dev.time_scale)->capture_default_str();
+  app.add_option("--cpu", t.cpu, "run on this CPU only (-1 = wherever the scheduler puts it)")
+      ->check(CLI::Range(-1, CPU_SETSIZE - 1))
+      ->capture_default_str();
   app.add_option("--format", t.format)->check(CLI::IsMember({"json", "csv"}));
 }
+
+namespace {
+
+void pin_to_cpu(int cpu) {
+  if (cpu < 0) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  if (sched_setaffinity(0, sizeof(set), &set))
+    throw std::invalid_argument("--cpu " + std::to_string(cpu) + ": " + std::strerror(errno));
+}
+
+}  // namespace
 
 int run_tool(CLI::App& app, int argc, char** argv, const ToolOptions& t,
              const std::function<json()>& run) {
@@ -189,6 +207,7 @@ int run_tool(CLI::App& app, int argc, char** argv, const ToolOptions& t,
   }
   const std::string name = app.get_name();
   try {
+    pin_to_cpu(t.cpu);
     print_report(std::cout, run(), t.format == "csv");
   } catch (const std::invalid_argument& e) {
     std::cerr << name << ": " << e.what() << "\n";

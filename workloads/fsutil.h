@@ -119,11 +119,15 @@ struct ToolOptions {
   Device dev;
   uint64_t read_time_scale = 0;
   bool align = true;
+  // the CPU the tool runs on, -1 = any. ext4's locality-group
+  // preallocation is per CPU: a writer that the scheduler moves puts the
+  // rest of a file's write into another group's area, i.e. another extent.
+  int cpu = -1;
   std::string format = "json";
 };
 void add_tool_options(CLI::App& app, ToolOptions& t);
 
-// Parse the command line, run, print the report. Exit status 2 for bad
+// Parse the command line, move to --cpu, run, print the report. Exit status 2 for bad
 // input (CLI errors, std::invalid_argument), 1 for any other failure.
 int run_tool(CLI::App& app, int argc, char** argv, const ToolOptions& t,
              const std::function<json()>& run);

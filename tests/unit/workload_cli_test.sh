@@ -36,6 +36,9 @@ expect 2 "power of two in 512..65536" "$sqlite" "$tmp/fs" --page-size 3000
 expect 2 "must be > 0" "$fileserver" "$tmp/fs" --threads 0
 expect 2 "at most 256" "$fileserver" "$tmp/fs" --threads 1000
 expect 2 "" "$fileserver" "$tmp/fs" --files x
+expect 2 "not in range" "$fsfrag" "$tmp/fs" --cpu 5000
+# a CPU this machine does not have: refused before anything is written
+expect 2 "nvmev-sqlite: --cpu 1023: Invalid argument" "$sqlite" "$tmp/fs" --cpu 1023
 # nothing was written by the rejected runs
 [ -z "$(ls -A "$tmp/fs")" ] || { echo "FAIL: rejected runs left files: $(ls -A "$tmp/fs")"; fails=$((fails + 1)); }
 # a device file that is not there: status 1, the path named
