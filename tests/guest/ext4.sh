@@ -280,16 +280,12 @@ fs_workload() {
 
 # Worst-case and random-interference append and overwrite of an 8 MiB file
 # through ext4, hints off and on: fraction of the throughput of the same
-# file written contiguously.
-#
-# The gate for the worst cases with hints is 93 %, below the 97 % the
-# issue asks for: single runs of the hinted worst append read at
-# 0.947-0.991, with one to four chunks read twice (one extra read of the
-# 256 per die each, about 1.5 %): ext4 now and then splits a chunk's append
-# over two extents when its locality-group preallocation runs out (seen in
-# a unit trace, see README), and two commands each sense the program unit
-# that holds the halves. The gate still tells working hints (>= 0.95)
-# from none (0.14).
+# file written contiguously (the issue's bounds: worst cases <= 20 % off,
+# >= 97 % on). nvmev-fsfrag runs on one CPU (--cpu 0): ext4's
+# locality-group preallocation is per CPU, and unpinned the writer moved
+# often enough in this guest that 0-2 of the 256 chunks came out as two
+# extents, each half read by its own command and its program unit sensed
+# twice (0.975-1.000 in four runs; pinned 0.991-0.998, no split).
 test_ext4_experiment() {
 	check "insmod" load_nvmev || return 1
 	for kind in append overwrite; do
@@ -298,7 +294,7 @@ test_ext4_experiment() {
 				nvmev-fsfrag --kind $kind --gap $gap || { check "$kind $gap (above)" false; continue; }
 			if [ $gap = worst ]; then
 				check "$kind worst off <= 20 %" [ "$rel_off" -le 200 ]
-				check "$kind worst on >= 93 %" [ "$rel_on" -ge 930 ]
+				check "$kind worst on >= 97 %" [ "$rel_on" -ge 970 ]
 			else
 				check "$kind random on >= 95 %" [ "$rel_on" -ge 950 ]
 			fi
