@@ -72,13 +72,8 @@ json read_set(const Options& o, const char* set) {
     });
     return bytes.load();
   });
-  json row{{"file", set},
-           {"mb_per_s", r.mb_per_s},
-           {"relative", 0.0},
-           {"bytes", r.bytes},
-           {"extents_per_file", static_cast<double>(extents) / static_cast<double>(o.files)}};
-  add_die_columns(row, r.dies);
-  return row;
+  return read_row(set, r, "extents_per_file",
+                  static_cast<double>(extents) / static_cast<double>(o.files));
 }
 
 json run(const Options& o) {
@@ -105,17 +100,13 @@ json run(const Options& o) {
   json rows = json::array();
   rows.push_back(read_set(o, "contiguous"));
   rows.push_back(read_set(o, "fragmented"));
-  double base = rows[0]["mb_per_s"].get<double>();
-  for (auto& r : rows) r["relative"] = r["mb_per_s"].get<double>() / base;
   json summary{{"files", o.files},
                {"file_bytes", o.file_kib * KiB},
                {"append_bytes", o.append_kib * KiB},
                {"appends", o.appends},
                {"threads", o.threads},
-               {"pad_bytes", pad},
-               {"relative_throughput", rows[1]["relative"]},
-               {"dof", rows[1]["extents_per_file"].get<double>() /
-                           std::max(1.0, rows[0]["extents_per_file"].get<double>())}};
+               {"pad_bytes", pad}};
+  summary.update(compare_rows(rows, "extents_per_file"));
   return json{{"workload", "fileserver"}, {"summary", summary}, {"rows", rows}};
 }
 

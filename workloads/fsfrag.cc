@@ -52,26 +52,17 @@ json run(const Options& o) {
   ::sync();
   TimeScale scale(o.dev, o.read_time_scale);  // write fast, read with device time dominating
   json rows = json::array();
-  double base = 0;
   for (const auto& path : {contig, target}) {
     auto extents = fiemap(path).size();  // also loads the block map: see fsutil.h
     auto r = timed_read(o.dev, [&] { return read_direct(path, file, o.read_kib * KiB); });
-    if (path == contig) base = r.mb_per_s;
-    json row{{"file", path == contig ? "contiguous" : "fragmented"},
-             {"mb_per_s", r.mb_per_s},
-             {"relative", r.mb_per_s / base},
-             {"extents", extents}};
-    add_die_columns(row, r.dies);
-    rows.push_back(row);
+    rows.push_back(read_row(path == contig ? "contiguous" : "fragmented", r, "extents", extents));
   }
   json summary{{"kind", o.kind},
                {"gap", o.gap},
                {"file_bytes", file},
                {"chunk_bytes", chunk},
-               {"pad_bytes", pad},
-               {"relative_throughput", rows[1]["relative"]},
-               {"dof", static_cast<double>(rows[1]["extents"].get<uint64_t>()) /
-                           std::max<uint64_t>(1, rows[0]["extents"].get<uint64_t>())}};
+               {"pad_bytes", pad}};
+  summary.update(compare_rows(rows, "extents"));
   return json{{"workload", "fsfrag"}, {"summary", summary}, {"rows", rows}};
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -138,6 +139,26 @@ ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read) 
   r.dies = read_die_counters(dev.stats) - before;
   r.mb_per_s = static_cast<double>(r.bytes) / s / 1e6;
   return r;
+}
+
+json read_row(const std::string& name, const ReadResult& r, const std::string& extents_key,
+              const json& extents) {
+  json row{{"file", name},
+           {"mb_per_s", r.mb_per_s},
+           {"relative", 0.0},
+           {"bytes", r.bytes},
+           {extents_key, extents}};
+  add_die_columns(row, r.dies);
+  return row;
+}
+
+json compare_rows(json& rows, const std::string& extents_key) {
+  if (rows.size() < 2) throw std::logic_error("compare_rows: needs a contiguous and a fragmented row");
+  const double base = rows[0]["mb_per_s"].get<double>();
+  for (auto& row : rows) row["relative"] = base > 0 ? row["mb_per_s"].get<double>() / base : 0.0;
+  return json{{"relative_throughput", rows[1]["relative"]},
+              {"dof", rows[1][extents_key].get<double>() /
+                          std::max(1.0, rows[0][extents_key].get<double>())}};
 }
 
 uint64_t align_cursor(const std::string& dir, const Device& dev) {
