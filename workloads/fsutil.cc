@@ -176,14 +176,14 @@ uint64_t align_cursor(const std::string& dir, const Device& dev) {
                            "is something else writing to the device?");
 }
 
-TimeScale::TimeScale(const Device& dev, uint64_t scale) {
-  if (!scale) return;
-  path_ = dev.time_scale;
-  old_ = read_number(path_);
-  write_number(path_, scale);
+ScopedSetting::ScopedSetting(const std::string& path, uint64_t value) {
+  if (path.empty()) return;
+  old_ = read_number(path);
+  write_number(path, value);
+  path_ = path;
 }
 
-TimeScale::~TimeScale() {
+ScopedSetting::~ScopedSetting() {
   if (path_.empty()) return;
   try {
     write_number(path_, old_);

@@ -110,18 +110,25 @@ json compare_rows(json& rows, const std::string& extents_key);
 // writers, a journal on the same device).
 uint64_t align_cursor(const std::string& dir, const Device& dev);
 
-// Set the model's time scale for a scope and restore it afterwards
-// (0: leave it alone).
-class TimeScale {
+// Hold a number in a sysfs or debugfs file (the model's time scale, a
+// placement-hint switch) for a scope and put the old value back afterwards.
+// An empty path leaves everything alone.
+class ScopedSetting {
  public:
-  TimeScale(const Device& dev, uint64_t scale);
-  ~TimeScale();
-  TimeScale(const TimeScale&) = delete;
-  TimeScale& operator=(const TimeScale&) = delete;
+  ScopedSetting(const std::string& path, uint64_t value);
+  ~ScopedSetting();
+  ScopedSetting(const ScopedSetting&) = delete;
+  ScopedSetting& operator=(const ScopedSetting&) = delete;
 
  private:
   std::string path_;
   uint64_t old_ = 0;
+};
+
+// The model's time scale for a scope (0: leave it alone).
+class TimeScale : public ScopedSetting {
+ public:
+  TimeScale(const Device& dev, uint64_t scale) : ScopedSetting(scale ? dev.time_scale : "", scale) {}
 };
 
 // What every workload generator takes besides its workload: the device's
