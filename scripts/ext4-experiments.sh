@@ -4,7 +4,8 @@
 # every read timed against the same data stored contiguously:
 #   ext4_experiment  worst / random-interference append and overwrite, 8 MiB
 #   ext4_dof         8 MiB file at DoF 1..256 (random other data between)
-#   ext4_sqlite      ~16 KiB rows + 100 KiB appends elsewhere, SELECT *
+#   ext4_sqlite      ~16 KiB rows + 100 KiB appends elsewhere, SELECT * (against
+#                    the same inserts with nothing in between, and a copy)
 #   ext4_fileserver  threads appending 32 KiB to random files (_small: 16 KiB)
 # Builds the kernel if needed, boots it once, and writes OUTDIR/<test>.csv
 # (one row per file set read), OUTDIR/summary.csv, plots, and prints the
@@ -13,9 +14,10 @@
 #        PARSE_ONLY=1 ext4-experiments.sh OUTDIR  (tables and plots again from
 #        OUTDIR/guest-console.txt, no guest run)
 # Scale: GUEST_APPEND="SQLITE_ROWS=.. FILESERVER_FILES=.. FILESERVER_APPENDS=..
-#        DOF_LIST=1,4,16 READ_SCALE=1000" (the
-#        defaults fit the guest's 511 MiB drive; GUEST_DRIVE_MIB=1536 for
-#        the paper's SQLITE_ROWS=10000).
+#        DOF_LIST=1,4,16 READ_SCALE=1000" (the defaults fit the guest's
+#        511 MiB drive; GUEST_DRIVE_MIB=2048 for the paper's
+#        SQLITE_ROWS=10000); SQLite's settings: SQLITE_JOURNAL=..
+#        SQLITE_SYNC=.. SQLITE_SPREAD=.. (nvmev-sqlite --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/ext4}

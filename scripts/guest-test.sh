@@ -20,7 +20,7 @@
 # drive's data (default 512: a 511 MiB drive; 64..2048, the reservation
 # sits at 1 GiB and must end below the 3 GiB where QEMU's PCI hole starts);
 # the guest gets that much RAM more than 1.5 GiB. The experiments' paper
-# scale needs it: SQLITE_ROWS=10000 writes ~1.2 GiB (GUEST_DRIVE_MIB=1536).
+# scale needs it: SQLITE_ROWS=10000 writes ~1.5 GiB (GUEST_DRIVE_MIB=2048).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}

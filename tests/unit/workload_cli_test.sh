@@ -44,6 +44,23 @@ expect 2 "nvmev-sqlite: --cpu 1023: Invalid argument" "$sqlite" "$tmp/fs" --cpu 
 # a device file that is not there: status 1, the path named
 expect 1 "$tmp/none: cannot read" "$fsfrag" "$tmp/fs" --geometry "$tmp/none" --stats "$tmp/none"
 expect 1 "$tmp/no-dir" "$sqlite" "$tmp/no-dir" --no-align --stats ''
+expect 2 "" "$sqlite" "$tmp/fs" --journal-mode sideways
+expect 2 "" "$sqlite" "$tmp/fs" --row-spread 2000
+
+# nvmev-sqlite end to end without a device (in the build tree: FIEMAP),
+# 20 rows: the three databases, and the hint switch held at 0 while the
+# reference is built, then put back; a switch that is not there: status 1
+db=$(mktemp -d -p "$PWD" sqlite.XXXXXX)
+trap 'rm -rf "$tmp" "$db"' EXIT
+echo 7 >"$db/switch"
+expect 0 "^copy," "$sqlite" "$db" --rows 20 --no-align --stats '' \
+	--reference-hints "$db/switch" --format csv
+grep -q "relative_to_copy=" "$tmp/out" || { echo "FAIL: no relative_to_copy"; fails=$((fails + 1)); }
+for f in contiguous fragmented copy; do
+	grep -q "^$f," "$tmp/out" || { echo "FAIL: no $f row"; fails=$((fails + 1)); }
+done
+[ "$(cat "$db/switch")" = 7 ] || { echo "FAIL: hint switch left at $(cat "$db/switch")"; fails=$((fails + 1)); }
+expect 1 "$db/none" "$sqlite" "$db" --rows 2 --no-align --stats '' --reference-hints "$db/none"
 
 # nvmev-txn: bad input, a missing device, and a run on a file (O_DIRECT:
 # in the build tree, since /tmp may be a tmpfs without it)
