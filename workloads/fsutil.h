@@ -93,12 +93,13 @@ struct ReadResult {
 ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read);
 
 // Every tool reports the same rows: one per set of data read, the
-// contiguous copy first. read_row() makes one from a timed read (its
-// throughput, bytes and per-die counters, @extents under @extents_key:
-// "extents" of one file, "extents_per_file" of many; "relative" left 0); compare_rows() sets each row's "relative" to its
-// throughput over the first row's and returns the summary fields all tools
-// end with: the second row's (the fragmented data's) relative throughput
-// and its degree of fragmentation (its extents over the first row's).
+// reference (the same data stored contiguously) first, the fragmented data
+// second. read_row() makes one from a timed read: its throughput, bytes
+// and per-die counters, @extents under @extents_key ("extents" of one
+// file, "extents_per_file" of many), "relative" left 0. compare_rows()
+// sets each row's "relative" to its throughput over the first row's and
+// returns the summary fields all tools end with: the second row's relative
+// throughput and degree of fragmentation (its extents over the first's).
 json read_row(const std::string& name, const ReadResult& r, const std::string& extents_key,
               const json& extents);
 json compare_rows(json& rows, const std::string& extents_key);

@@ -271,8 +271,8 @@ fs_workload() {
 		done
 		umount /mnt
 		rel=$(sed -n 's/^# relative_throughput=//p' /tmp/wl.csv)
-		echo "$tag hints=$h relative=$rel dof=$(sed -n 's/^# dof=//p' /tmp/wl.csv)" \
-			"$(sed -n 's/^# relative_to_copy=/relative_to_copy=/p' /tmp/wl.csv)"
+		copy=$(sed -n 's/^# relative_to_copy=/relative_to_copy=/p' /tmp/wl.csv)
+		echo "$tag hints=$h relative=$rel dof=$(sed -n 's/^# dof=//p' /tmp/wl.csv)${copy:+ $copy}"
 		grep -v '^#' /tmp/wl.csv | sed "s/^/$tag hints=$h csv: /"
 		r=$(awk -v r="$rel" 'BEGIN { printf "%d", r * 1000 }')
 		if [ $h = on ]; then rel_on=$r; else rel_off=$r; fi
