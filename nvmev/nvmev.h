@@ -4,7 +4,10 @@
  *
  * Layers, each in its own file, as in drivers/nvme/target:
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
- *   nvmev_ctrl.c    BAR registers, queues, doorbells, the worker thread
+ *   nvmev_ctrl.c    registers, queues, doorbells, completions (portable,
+ *                   fuzzed in userspace as a state machine)
+ *   nvmev_worker.c  the controller thread that drives it
+ *   nvmev_host.c    host memory: which addresses are RAM the device may use
  *   nvmev_cmd.c     parsing of commands (portable, fuzzed in userspace)
  *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
@@ -23,60 +26,31 @@
 
 #include "ftl.h"
 #include "nvmev_cmd.h"
+#include "nvmev_ctrl.h"
 #include "nvmev_hint.h"
 
 #define NVMEV_BAR_SIZE		SZ_16K	/* registers, doorbells, MSI-X */
 #define NVMEV_MSIX_OFFSET	0x2000	/* table in BAR0 */
 #define NVMEV_PBA_OFFSET	0x3000
 #define NVMEV_STORAGE_OFFSET	SZ_1M	/* data starts 1 MiB into memmap */
-/* one slot per entry of every possible queue: the heap cannot overflow */
-#define NVMEV_DONE_SLOTS	(NVMEV_MAX_QUEUES * (NVMEV_MQES + 1))
 
-struct nvmev_sq {
-	bool live;
-	u16 qid;
-	u16 cqid;
-	u32 size;
-	u32 head;
-	struct nvme_command *ring;	/* host memory, direct map */
-};
-
-struct nvmev_cq {
-	bool live;
-	bool irq_enabled;
-	u16 qid;
-	u16 vector;
-	u32 size;
-	u32 tail;
-	u32 head;			/* last head the host rang */
-	u8 phase;
-	u16 nr_sqs;			/* SQs bound to this CQ */
-	u32 irq_pending;		/* posted, interrupt not yet raised */
-	u64 irq_first_ns;		/* when the oldest of those was posted */
-	struct nvme_completion *ring;
-};
-
-/* A completion waiting for its modelled time (or for CQ space). */
-struct nvmev_done {
-	u64 due_ns;
-	u64 seq;			/* FIFO among equal due times */
-	u16 cqid;
-	struct nvme_completion cqe;
-};
-
+/* what nvmev_admin.c and nvmev_io.c count; the queue engine counts its own */
 struct nvmev_stats {
 	u64 admin_cmds;
 	u64 io_cmds[256];		/* by opcode */
 	u64 io_errors;
 	u64 admin_errors;
-	u64 irqs;
-	u64 bad_doorbells;
-	u64 cq_full_waits;
 	u64 hint_bits_disabled;		/* hint bits on writes, feature off */
-	/* how late completions were posted against the model's due time */
-	u64 posted;
-	u64 post_late_ns;		/* sum */
-	u64 post_late_max_ns;
+};
+
+/* System RAM, as the resource tree had it at load (nvmev_host.c) */
+struct nvmev_host_range {
+	u64 start, end;			/* [start, end) */
+};
+
+struct nvmev_host_ram {
+	struct nvmev_host_range *ranges;
+	u32 nr;
 };
 
 struct nvmev_dev {
@@ -96,28 +70,17 @@ struct nvmev_dev {
 	struct pci_sysdata sysdata;
 	u8 cfg_space[PCI_CFG_SPACE_EXP_SIZE];
 	void __iomem *bar;		/* BAR0 = first pages of memmap */
-	u32 __iomem *dbs;
 	void *storage;
 	u64 storage_bytes;
 	/* namespace size and format, hint feature: what the parser sees */
 	struct nvmev_ns_view ns;
 
 	/* controller state, owned by the worker thread */
-	u32 cc;
-	u32 nr_io_queues;		/* granted by Set Features 0x07 */
-	struct nvmev_sq sqs[NVMEV_MAX_QUEUES];
-	struct nvmev_cq cqs[NVMEV_MAX_QUEUES];
+	struct nvmev_ctrl ctrl;		/* registers, queues, completions */
+	struct nvmev_host_ram host_ram;
 	u16 aer_cids[NVMEV_AERL + 1];
 	u32 nr_aers;
-	u32 coalesce_thr;		/* feature 0x08, 0's based */
-	u32 coalesce_time_us;
-	DECLARE_BITMAP(vector_no_coalesce, NVMEV_MAX_QUEUES);
 	bool vwc;			/* volatile write cache enabled */
-	u64 seq;
-
-	/* completions in flight: min-heap on (due_ns, seq) */
-	struct nvmev_done *done;
-	u32 nr_done;
 
 	struct ftl *ftl;
 	struct mutex model_lock;	/* the model: worker vs debugfs readers */
@@ -136,28 +99,36 @@ struct nvmev_dev {
 /* nvmev_pci.c */
 int nvmev_pci_create(struct nvmev_dev *dev);
 void nvmev_pci_remove(struct nvmev_dev *dev);
+void nvmev_pci_release(struct nvmev_dev *dev);
+/* raise MSI-X @vector; a masked vector stays pending until unmasked */
 void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector);
+/* PCI_COMMAND's Bus Master Enable: the device's DMA is allowed */
+bool nvmev_pci_bus_master(struct nvmev_dev *dev);
+/*
+ * Each worker pass: deliver pending vectors the host has unmasked, carry
+ * out a Function Level Reset the host asked for. True if it did anything.
+ */
+bool nvmev_pci_poll(struct nvmev_dev *dev);
 
-/* nvmev_ctrl.c */
-int nvmev_ctrl_start(struct nvmev_dev *dev);
-void nvmev_ctrl_stop(struct nvmev_dev *dev);
-void nvmev_complete(struct nvmev_dev *dev, u16 sqid, u16 cid, u16 status,
-		    u32 result, u64 due_ns);
-bool nvmev_cq_create(struct nvmev_dev *dev, u16 qid, u64 addr, u32 size,
-		     bool ien, u16 vector);
-bool nvmev_sq_create(struct nvmev_dev *dev, u16 qid, u64 addr, u32 size,
-		     u16 cqid);
-void nvmev_sq_delete(struct nvmev_dev *dev, u16 qid);
-void nvmev_cq_delete(struct nvmev_dev *dev, u16 qid);
+/* nvmev_worker.c */
+int nvmev_worker_start(struct nvmev_dev *dev);
+void nvmev_worker_stop(struct nvmev_dev *dev);
+
+/* nvmev_host.c */
+int nvmev_host_init(struct nvmev_dev *dev);
+void nvmev_host_exit(struct nvmev_dev *dev);
+void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);
+u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
+		   u64 len, bool to_host);
 
 /* nvmev_admin.c: completes the command, except a held AER */
-void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd);
+void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);
+/* a controller reset: features back to their defaults, held AERs dropped */
+void nvmev_admin_reset(struct nvmev_dev *dev);
 
 /* nvmev_io.c */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
-		      struct nvme_command *cmd);
-u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
-		   u64 len, bool to_host);
+		      const struct nvmev_sqe *sqe);
 
 /* nvmev_debugfs.c */
 void nvmev_debugfs_init(struct nvmev_dev *dev);

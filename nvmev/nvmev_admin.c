@@ -23,7 +23,8 @@ static void done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 	dev->stats.admin_cmds++;
 	if (status)
 		dev->stats.admin_errors++;
-	nvmev_complete(dev, 0, req->cid, status, result, ktime_get_ns());
+	nvmev_ctrl_complete(&dev->ctrl, 0, req->cid, status, result,
+			    ktime_get_ns());
 }
 
 /* Copy @len bytes of @buf to the host buffer of @req, or fail it. */
@@ -239,25 +240,20 @@ out:
 }
 
 /* field values checked by nvmev_admin_parse() */
-static u32 set_features(struct nvmev_dev *dev,
-			const struct nvmev_admin_req *req)
+static u16 set_features(struct nvmev_dev *dev,
+			const struct nvmev_admin_req *req, u32 *result)
 {
 	u32 v = req->cdw11, iv = v & 0xffff;
 
 	switch (req->fid) {
 	case NVME_FEAT_NUM_QUEUES:
-		dev->nr_io_queues = min3((v & 0xffff) + 1, (v >> 16) + 1,
-					 dev->max_io_queues);
-		return (dev->nr_io_queues - 1) | ((dev->nr_io_queues - 1) << 16);
+		return nvmev_ctrl_set_num_queues(&dev->ctrl, v, result);
 	case NVME_FEAT_IRQ_COALESCE:
-		dev->coalesce_thr = v & 0xff;
-		dev->coalesce_time_us = ((v >> 8) & 0xff) * 100;
+		dev->ctrl.coalesce_thr = v & 0xff;
+		dev->ctrl.coalesce_time_us = ((v >> 8) & 0xff) * 100;
 		return 0;
 	case NVME_FEAT_IRQ_CONFIG:
-		if (v & (1 << 16))
-			set_bit(iv, dev->vector_no_coalesce);
-		else
-			clear_bit(iv, dev->vector_no_coalesce);
+		dev->ctrl.vector_no_coalesce[iv] = v & (1 << 16);
 		return 0;
 	case NVME_FEAT_VOLATILE_WC:
 		dev->vwc = v & 1;
@@ -280,14 +276,14 @@ static u32 get_features(struct nvmev_dev *dev,
 		return 1 << 2;
 	switch (req->fid) {
 	case NVME_FEAT_NUM_QUEUES:
-		n = (cur && dev->nr_io_queues) ? dev->nr_io_queues :
-						      dev->max_io_queues;
+		n = (cur && dev->ctrl.nr_io_queues) ? dev->ctrl.nr_io_queues :
+							   dev->max_io_queues;
 		return (n - 1) | ((n - 1) << 16);
 	case NVME_FEAT_IRQ_COALESCE:
-		return cur ? dev->coalesce_thr |
-				 ((dev->coalesce_time_us / 100) << 8) : 0;
+		return cur ? dev->ctrl.coalesce_thr |
+				 ((dev->ctrl.coalesce_time_us / 100) << 8) : 0;
 	case NVME_FEAT_IRQ_CONFIG:
-		return iv | (cur && test_bit(iv, dev->vector_no_coalesce) ?
+		return iv | (cur && dev->ctrl.vector_no_coalesce[iv] ?
 			     1 << 16 : 0);
 	case NVME_FEAT_VOLATILE_WC:
 		return cur ? dev->vwc : 1;
@@ -300,53 +296,20 @@ static u32 get_features(struct nvmev_dev *dev,
 	}
 }
 
-/* queue state: what the field checks of nvmev_admin_parse() cannot know */
-static u16 create_cq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
+void nvmev_admin_reset(struct nvmev_dev *dev)
 {
-	if (req->qid > dev->nr_io_queues || dev->cqs[req->qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!nvmev_cq_create(dev, req->qid, req->prp1, req->qsize, req->ien,
-			     req->vector))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-	return NVME_SC_SUCCESS;
+	dev->nr_aers = 0;
+	dev->vwc = true;
+	dev->ns.hints_enabled = false;	/* a host enables hints after each reset */
 }
 
-static u16 create_sq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
-{
-	if (!dev->cqs[req->cqid].live)
-		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
-	if (req->qid > dev->nr_io_queues || dev->sqs[req->qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!nvmev_sq_create(dev, req->qid, req->prp1, req->qsize, req->cqid))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
-	return NVME_SC_SUCCESS;
-}
-
-static u16 delete_sq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
-{
-	if (!dev->sqs[req->qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	nvmev_sq_delete(dev, req->qid);
-	return NVME_SC_SUCCESS;
-}
-
-static u16 delete_cq(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
-{
-	if (!dev->cqs[req->qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (dev->cqs[req->qid].nr_sqs)
-		return NVME_SC_INVALID_QUEUE | NVME_STATUS_DNR;
-	nvmev_cq_delete(dev, req->qid);
-	return NVME_SC_SUCCESS;
-}
-
-void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd)
+void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 {
 	struct nvmev_admin_req req;
 	u32 result = 0;
 	u16 status;
 
-	status = nvmev_admin_parse(&dev->ns, (struct nvmev_sqe *)cmd, &req);
+	status = nvmev_admin_parse(&dev->ns, sqe, &req);
 	if (status) {
 		done(dev, &req, status, 0);
 		return;
@@ -359,22 +322,22 @@ void nvmev_admin_execute(struct nvmev_dev *dev, struct nvme_command *cmd)
 		get_log_page(dev, &req);
 		return;
 	case nvme_admin_set_features:
-		result = set_features(dev, &req);
+		status = set_features(dev, &req, &result);
 		break;
 	case nvme_admin_get_features:
 		result = get_features(dev, &req);
 		break;
 	case nvme_admin_create_cq:
-		status = create_cq(dev, &req);
+		status = nvmev_ctrl_create_cq(&dev->ctrl, &req);
 		break;
 	case nvme_admin_create_sq:
-		status = create_sq(dev, &req);
+		status = nvmev_ctrl_create_sq(&dev->ctrl, &req);
 		break;
 	case nvme_admin_delete_sq:
-		status = delete_sq(dev, &req);
+		status = nvmev_ctrl_delete_sq(&dev->ctrl, req.qid);
 		break;
 	case nvme_admin_delete_cq:
-		status = delete_cq(dev, &req);
+		status = nvmev_ctrl_delete_cq(&dev->ctrl, req.qid);
 		break;
 	case nvme_admin_abort_cmd:
 		/* commands run to completion at once: nothing is abortable */

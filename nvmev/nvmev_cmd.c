@@ -306,7 +306,11 @@ static u16 parse_create_queue(struct nvmev_admin_req *req)
 	if (req->opcode == nvme_admin_create_cq) {
 		req->ien = flags & NVME_CQ_IRQ_ENABLED;
 		req->vector = req->cdw11 >> 16;
-		if (req->ien && req->vector >= NVMEV_MAX_QUEUES)
+		/*
+		 * IV "shall not be set to a value greater than the number of
+		 * messages the function supports", interrupts enabled or not
+		 */
+		if (req->vector >= NVMEV_MAX_QUEUES)
 			return DNR(NVME_SC_INVALID_VECTOR);
 	}
 	return NVME_SC_SUCCESS;

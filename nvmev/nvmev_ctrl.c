@@ -1,34 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Controller core: BAR registers, queues, doorbells, completion posting
- * and the worker thread that drives them.
+ * The controller's queue engine (nvmev_ctrl.h): registers, queues,
+ * doorbells, completion posting and interrupt decisions, portable.
  *
- * One kthread owns all controller state. It polls the register page and
- * the doorbells, executes commands (copying data at once), and posts each
- * completion when the flash model says it is due. When nothing happens it
- * backs off from spinning to sleeps of growing length, so an idle device
- * costs almost no CPU; a due completion always ends a sleep on time.
+ * A host writes registers and doorbells into memory the engine polls; it
+ * cannot trap a write. So CC is compared with what was latched at the
+ * last enable, and a host that disables and re-enables between two polls
+ * without waiting for CSTS.RDY = 0 (which the spec's initialisation asks
+ * it to wait for) is still seen when it re-programmed the admin queues.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/delay.h>
-#include <linux/hrtimer.h>
-#include <linux/io-64-nonatomic-lo-hi.h>
-#include <linux/kthread.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-
-#include "nvmev.h"
+#include "nvmev_ctrl.h"
 
 #define NVMEV_SQ_BUDGET		64	/* commands per SQ per pass */
-#define NVMEV_SLEEP_MIN_US	5
-/* after a second without commands, sleeps may grow 10 x longer */
-#define NVMEV_DEEP_IDLE_NS	NSEC_PER_SEC
-#define NVMEV_DEEP_IDLE_FACTOR	10
 
-static void __iomem *reg(struct nvmev_dev *dev, u32 off)
+#define CC_MPS(cc)	(((cc) >> 7) & 0xf)
+#define CC_CSS(cc)	(((cc) >> 4) & 0x7)
+#define CC_AMS(cc)	(((cc) >> 11) & 0x7)
+#define CC_SHN(cc)	(((cc) >> 14) & 0x3)
+#define CC_IOSQES(cc)	(((cc) >> 16) & 0xf)
+#define CC_IOCQES(cc)	(((cc) >> 20) & 0xf)
+
+static u32 sq_doorbell(u16 qid)
 {
-	return dev->bar + off;
+	return NVME_REG_DBS + 8 * qid;		/* CAP.DSTRD = 0 */
+}
+
+static u32 cq_doorbell(u16 qid)
+{
+	return NVME_REG_DBS + 8 * qid + 4;
+}
+
+static u64 now(struct nvmev_ctrl *c)
+{
+	return c->ops->now(c->ctx);
 }
 
 /* ---- completion heap, ordered by (due_ns, seq) ---- */
@@ -38,91 +42,101 @@ static bool done_before(const struct nvmev_done *a, const struct nvmev_done *b)
 	return a->due_ns < b->due_ns || (a->due_ns == b->due_ns && a->seq < b->seq);
 }
 
-static void done_sift_down(struct nvmev_dev *dev, u32 i)
+static void done_swap(struct nvmev_done *a, struct nvmev_done *b)
 {
-	struct nvmev_done *h = dev->done;
+	struct nvmev_done t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void done_sift_down(struct nvmev_ctrl *c, u32 i)
+{
+	struct nvmev_done *h = c->done;
 
 	for (;;) {
 		u32 l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < dev->nr_done && done_before(&h[l], &h[m]))
+		if (l < c->nr_done && done_before(&h[l], &h[m]))
 			m = l;
-		if (r < dev->nr_done && done_before(&h[r], &h[m]))
+		if (r < c->nr_done && done_before(&h[r], &h[m]))
 			m = r;
 		if (m == i)
 			return;
-		swap(h[i], h[m]);
+		done_swap(&h[i], &h[m]);
 		i = m;
 	}
 }
 
-static void done_pop(struct nvmev_dev *dev)
+static void done_sift_up(struct nvmev_ctrl *c, u32 i)
 {
-	dev->done[0] = dev->done[--dev->nr_done];
-	done_sift_down(dev, 0);
-}
-
-/*
- * Queue the completion of command @cid from SQ @sqid for @due_ns. A host
- * can have at most size - 1 commands of a queue in flight, and the heap
- * has a slot for every entry of every possible queue.
- */
-void nvmev_complete(struct nvmev_dev *dev, u16 sqid, u16 cid, u16 status,
-		    u32 result, u64 due_ns)
-{
-	struct nvmev_sq *sq = &dev->sqs[sqid];
-	struct nvmev_done *e;
-	u32 i;
-
-	if (dev->nr_done == NVMEV_DONE_SLOTS) {
-		pr_warn_ratelimited("completion heap full, dropping cid %u\n", cid);
-		return;
-	}
-	i = dev->nr_done++;
-	e = &dev->done[i];
-	memset(e, 0, sizeof(*e));
-	e->due_ns = due_ns;
-	e->seq = dev->seq++;
-	e->cqid = sq->cqid;
-	e->cqe.result.u32 = cpu_to_le32(result);
-	e->cqe.sq_id = cpu_to_le16(sqid);
-	e->cqe.command_id = cid;
-	e->cqe.status = cpu_to_le16(status << 1);
-	while (i && done_before(&dev->done[i], &dev->done[(i - 1) / 2])) {
-		swap(dev->done[i], dev->done[(i - 1) / 2]);
+	while (i && done_before(&c->done[i], &c->done[(i - 1) / 2])) {
+		done_swap(&c->done[i], &c->done[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
 }
 
+static void done_pop(struct nvmev_ctrl *c)
+{
+	c->done[0] = c->done[--c->nr_done];
+	done_sift_down(c, 0);
+}
+
+void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
+			 u32 result, u64 due_ns)
+{
+	struct nvmev_sq *sq = &c->sqs[sqid];
+	struct nvmev_done *e;
+
+	/*
+	 * Every entry comes from a fetched command of a live SQ, at most
+	 * size - 1 of each: neither can fail unless the engine is wrong.
+	 */
+	if (nvmev_warn_once(sqid >= NVMEV_MAX_QUEUES || !sq->live ||
+			    c->nr_done + c->nr_parked >= NVMEV_DONE_SLOTS))
+		return;
+	e = &c->done[c->nr_done];
+	e->due_ns = due_ns;
+	e->seq = c->seq++;
+	e->sqid = sqid;
+	e->cqid = sq->cqid;
+	e->cid = cid;
+	e->status = status;
+	e->result = result;
+	c->cqs[sq->cqid].queued++;
+	done_sift_up(c, c->nr_done++);
+}
+
 /* ---- queues ---- */
 
-static void *host_mem(u64 addr)
+static u32 cq_used(const struct nvmev_cq *cq)
 {
-	return pfn_valid(PHYS_PFN(addr)) ? phys_to_virt(addr) : NULL;
+	return (cq->tail + cq->size - cq->head) % cq->size;
 }
 
-/* every page of a contiguous host queue must be RAM we can address */
-static void *host_queue(u64 addr, u64 bytes)
+/* entries the host has room for, less what is already queued for it */
+static bool cq_has_room(const struct nvmev_cq *cq)
 {
-	u64 off;
+	return cq->size - 1 - cq_used(cq) > cq->queued;
+}
 
-	if (!addr || !IS_ALIGNED(addr, PAGE_SIZE))
+static void *queue_ring(struct nvmev_ctrl *c, u64 addr, u64 bytes, bool cq)
+{
+	/* CAP.MPSMIN = 4 KiB: a contiguous queue starts on a page */
+	if (!addr || (addr & 4095))
 		return NULL;
-	for (off = 0; off < bytes; off += PAGE_SIZE)
-		if (!host_mem(addr + off))
-			return NULL;
-	return phys_to_virt(addr);
+	return c->ops->host_ptr(c->ctx, addr, bytes, cq);
 }
 
-bool nvmev_cq_create(struct nvmev_dev *dev, u16 qid, u64 addr, u32 size,
+static bool cq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 		     bool ien, u16 vector)
 {
-	struct nvmev_cq *cq = &dev->cqs[qid];
-	void *ring = host_queue(addr, (u64)size * sizeof(struct nvme_completion));
+	struct nvmev_cq *cq = &c->cqs[qid];
+	void *ring = queue_ring(c, addr, (u64)size << NVMEV_CQES, true);
 
 	if (!ring)
 		return false;
-	memset(cq, 0, sizeof(*cq));
+	ftl_memset(cq, 0, sizeof(*cq));
 	cq->ring = ring;
 	cq->qid = qid;
 	cq->size = size;
@@ -130,376 +144,508 @@ bool nvmev_cq_create(struct nvmev_dev *dev, u16 qid, u64 addr, u32 size,
 	cq->irq_enabled = ien;
 	cq->vector = vector;
 	cq->live = true;
-	writel(0, &dev->dbs[2 * qid + 1]);
+	nvmev_wr32(c->bar, cq_doorbell(qid), 0);
 	return true;
 }
 
-bool nvmev_sq_create(struct nvmev_dev *dev, u16 qid, u64 addr, u32 size,
+static bool sq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 		     u16 cqid)
 {
-	struct nvmev_sq *sq = &dev->sqs[qid];
-	void *ring = host_queue(addr, (u64)size * sizeof(struct nvme_command));
+	struct nvmev_sq *sq = &c->sqs[qid];
+	const void *ring = queue_ring(c, addr, (u64)size << NVMEV_SQES, false);
 
 	if (!ring)
 		return false;
-	memset(sq, 0, sizeof(*sq));
+	ftl_memset(sq, 0, sizeof(*sq));
 	sq->ring = ring;
 	sq->qid = qid;
 	sq->size = size;
 	sq->cqid = cqid;
 	sq->live = true;
-	dev->cqs[cqid].nr_sqs++;
-	writel(0, &dev->dbs[2 * qid]);
+	c->cqs[cqid].nr_sqs++;
+	nvmev_wr32(c->bar, sq_doorbell(qid), 0);
 	return true;
 }
 
-void nvmev_sq_delete(struct nvmev_dev *dev, u16 qid)
+u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req)
 {
-	struct nvmev_sq *sq = &dev->sqs[qid];
-
-	if (!sq->live)
-		return;
-	dev->cqs[sq->cqid].nr_sqs--;
-	sq->live = false;
+	if (req->qid > c->nr_io_queues || c->cqs[req->qid].live)
+		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+	if (!cq_setup(c, req->qid, req->prp1, req->qsize, req->ien, req->vector))
+		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+	return NVME_SC_SUCCESS;
 }
 
-void nvmev_cq_delete(struct nvmev_dev *dev, u16 qid)
+u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req)
 {
-	dev->cqs[qid].live = false;
+	if (req->cqid > c->nr_io_queues || !c->cqs[req->cqid].live)
+		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
+	if (req->qid > c->nr_io_queues || c->sqs[req->qid].live)
+		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+	if (!sq_setup(c, req->qid, req->prp1, req->qsize, req->cqid))
+		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+	return NVME_SC_SUCCESS;
+}
+
+static void io_done(struct nvmev_ctrl *c, struct nvmev_sq *sq, u64 t)
+{
+	sq->inflight--;
+	if (sq->qid && !--c->io_inflight)
+		c->busy_ns += t - c->busy_since_ns;
+}
+
+/* Remove the entries of SQ @sqid from heap and parked list into @out. */
+static u32 take_sq_entries(struct nvmev_ctrl *c, u16 sqid,
+			   struct nvmev_done *out, u32 max)
+{
+	u32 i, kept = 0, n = 0;
+
+	for (i = 0; i < c->nr_parked; i++) {
+		if (c->parked[i].sqid == sqid && n < max)
+			out[n++] = c->parked[i];
+		else
+			c->parked[kept++] = c->parked[i];
+	}
+	c->nr_parked = kept;
+	for (i = 0, kept = 0; i < c->nr_done; i++) {
+		if (c->done[i].sqid == sqid && n < max)
+			out[n++] = c->done[i];
+		else
+			c->done[kept++] = c->done[i];
+	}
+	c->nr_done = kept;
+	for (i = c->nr_done / 2; i-- > 0;)
+		done_sift_down(c, i);
+	return n;
+}
+
+static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
+		 const struct nvmev_done *e);
+
+/*
+ * Delete I/O SQ: what the executors still hold of it completes first;
+ * then every completion of it not yet posted is posted now as Command
+ * Aborted due to SQ Deletion, where the CQ has room, or dropped: nothing
+ * of this SQ reaches its CQ after the Delete completes.
+ */
+u16 nvmev_ctrl_delete_sq(struct nvmev_ctrl *c, u16 qid)
+{
+	struct nvmev_sq *sq = &c->sqs[qid];
+	struct nvmev_cq *cq;
+	struct nvmev_done e;
+	bool posted = false;
+	u64 t = now(c);
+
+	if (qid > c->nr_io_queues || !sq->live)
+		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+	c->ops->sq_deleted(c->ctx, qid);
+	cq = &c->cqs[sq->cqid];
+	while (take_sq_entries(c, qid, &e, 1)) {
+		cq->queued--;
+		e.status = NVME_SC_ABORT_QUEUE;
+		if (cq->live && cq->size - 1 - cq_used(cq) > 0) {
+			post(c, cq, &e);
+			c->stats.aborted++;
+			posted = true;
+		} else {
+			c->stats.dropped++;
+		}
+		io_done(c, sq, t);
+	}
+	/* commands an executor holds and did not complete are dropped */
+	c->io_inflight -= sq->inflight;
+	if (sq->inflight && !c->io_inflight)
+		c->busy_ns += t - c->busy_since_ns;
+	c->stats.dropped += sq->inflight;
+	sq->inflight = 0;
+	if (posted && cq->irq_enabled) {
+		c->ops->signal(c->ctx, cq->vector);
+		c->stats.irqs++;
+	}
+	cq->nr_sqs--;
+	sq->live = false;
+	return NVME_SC_SUCCESS;
+}
+
+u16 nvmev_ctrl_delete_cq(struct nvmev_ctrl *c, u16 qid)
+{
+	struct nvmev_cq *cq = &c->cqs[qid];
+
+	if (qid > c->nr_io_queues || !cq->live)
+		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+	if (cq->nr_sqs)
+		return NVME_SC_INVALID_QUEUE | NVME_STATUS_DNR;
+	cq->live = false;
+	return NVME_SC_SUCCESS;
+}
+
+u16 nvmev_ctrl_set_num_queues(struct nvmev_ctrl *c, u32 cdw11, u32 *result)
+{
+	u32 n, q;
+
+	/* the counts size the queues the host is about to create */
+	for (q = 1; q < NVMEV_MAX_QUEUES; q++)
+		if (c->sqs[q].live || c->cqs[q].live)
+			return NVME_SC_CMD_SEQ_ERROR;
+	n = ftl_min64(ftl_min64((cdw11 & 0xffff) + 1, (cdw11 >> 16) + 1),
+		      c->max_io_queues);
+	c->nr_io_queues = n;
+	*result = (n - 1) | ((n - 1) << 16);
+	return NVME_SC_SUCCESS;
+}
+
+u64 nvmev_ctrl_busy_ns(const struct nvmev_ctrl *c, u64 t)
+{
+	return c->busy_ns + (c->io_inflight ? t - c->busy_since_ns : 0);
 }
 
 /* ---- registers ---- */
 
-static void nvmev_ctrl_reset(struct nvmev_dev *dev)
+void nvmev_ctrl_reset(struct nvmev_ctrl *c)
 {
+	u64 t = now(c);
 	int q;
 
-	for (q = NVMEV_MAX_QUEUES - 1; q >= 0; q--) {
-		nvmev_sq_delete(dev, q);
-		nvmev_cq_delete(dev, q);
+	c->ops->reset(c->ctx);
+	c->stats.dropped += c->nr_done + c->nr_parked;
+	if (c->io_inflight)
+		c->busy_ns += t - c->busy_since_ns;
+	c->io_inflight = 0;
+	for (q = 0; q < NVMEV_MAX_QUEUES; q++) {
+		c->sqs[q].live = false;
+		c->cqs[q].live = false;
 	}
-	dev->nr_done = 0;
-	dev->nr_aers = 0;
-	dev->nr_io_queues = 0;
-	dev->coalesce_thr = 0;
-	dev->coalesce_time_us = 0;
-	bitmap_zero(dev->vector_no_coalesce, NVMEV_MAX_QUEUES);
-	dev->vwc = true;
-	dev->ns.hints_enabled = false;	/* a host enables hints after each reset */
+	c->nr_done = 0;
+	c->nr_parked = 0;
+	c->nr_io_queues = 0;
+	c->coalesce_thr = 0;
+	c->coalesce_time_us = 0;
+	ftl_memset(c->vector_no_coalesce, 0, sizeof(c->vector_no_coalesce));
+	c->enabled = false;
+	c->shutdown = false;
+	c->stats.resets++;
 }
 
-static void nvmev_ctrl_fail(struct nvmev_dev *dev, const char *why)
+static void ctrl_fail(struct nvmev_ctrl *c)
 {
-	pr_warn("controller fatal status: %s\n", why);
-	writel(readl(reg(dev, NVME_REG_CSTS)) | NVME_CSTS_CFS,
-	       reg(dev, NVME_REG_CSTS));
+	c->failed = true;
+	nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_CFS);
 }
 
-static void nvmev_ctrl_enable(struct nvmev_dev *dev)
+/* CC.EN 0 -> 1: what the host configured, checked once, then latched */
+static void ctrl_enable(struct nvmev_ctrl *c, u32 cc)
 {
-	u32 aqa = readl(reg(dev, NVME_REG_AQA));
-	u64 asq = lo_hi_readq(reg(dev, NVME_REG_ASQ));
-	u64 acq = lo_hi_readq(reg(dev, NVME_REG_ACQ));
+	u32 aqa = nvmev_rd32(c->bar, NVME_REG_AQA);
+	u64 asq = nvmev_rd64(c->bar, NVME_REG_ASQ);
+	u64 acq = nvmev_rd64(c->bar, NVME_REG_ACQ);
 	u32 sqs = (aqa & 0xfff) + 1, cqs = ((aqa >> 16) & 0xfff) + 1;
-	u32 cc = dev->cc;
 
-	if (((cc >> NVME_CC_MPS_SHIFT) & 0xf) != 0 ||
-	    (cc & NVME_CC_CSS_MASK) != NVME_CC_CSS_NVM) {
-		nvmev_ctrl_fail(dev, "CC.MPS or CC.CSS not supported");
+	c->cc = cc;
+	c->aqa = aqa;
+	c->asq = asq;
+	c->acq = acq;
+	/* CAP: 4 KiB pages, NVM command set, round robin; Identify: SQES, CQES */
+	if (CC_MPS(cc) || CC_CSS(cc) || CC_AMS(cc) ||
+	    CC_IOSQES(cc) != NVMEV_SQES || CC_IOCQES(cc) != NVMEV_CQES ||
+	    sqs < 2 || cqs < 2 || !cq_setup(c, 0, acq, cqs, true, 0) ||
+	    !sq_setup(c, 0, asq, sqs, 0)) {
+		c->sqs[0].live = false;
+		c->cqs[0].live = false;
+		ctrl_fail(c);
 		return;
 	}
-	if (sqs < 2 || cqs < 2 || !nvmev_cq_create(dev, 0, acq, cqs, true, 0) ||
-	    !nvmev_sq_create(dev, 0, asq, sqs, 0)) {
-		nvmev_ctrl_reset(dev);
-		nvmev_ctrl_fail(dev, "bad admin queue attributes or addresses");
-		return;
-	}
-	writel(NVME_CSTS_RDY, reg(dev, NVME_REG_CSTS));
+	c->enabled = true;
+	nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_RDY);
 }
 
-/* React to a host write of CC. Returns true when something changed. */
-static bool nvmev_poll_registers(struct nvmev_dev *dev)
+static bool admin_queues_moved(struct nvmev_ctrl *c)
 {
-	u32 cc = readl(reg(dev, NVME_REG_CC));
-	u32 old = dev->cc;
+	return nvmev_rd32(c->bar, NVME_REG_AQA) != c->aqa ||
+	       nvmev_rd64(c->bar, NVME_REG_ASQ) != c->asq ||
+	       nvmev_rd64(c->bar, NVME_REG_ACQ) != c->acq;
+}
 
-	if (cc == old)
-		return false;
-	dev->cc = cc;
-	if ((cc & NVME_CC_SHN_MASK) && !(old & NVME_CC_SHN_MASK)) {
-		writel((readl(reg(dev, NVME_REG_CSTS)) & ~NVME_CSTS_SHST_MASK) |
-		       NVME_CSTS_SHST_CMPLT, reg(dev, NVME_REG_CSTS));
+/* React to what the host wrote into CC. Returns true when it acted. */
+static bool poll_registers(struct nvmev_ctrl *c)
+{
+	u32 cc = nvmev_rd32(c->bar, NVME_REG_CC);
+	bool on = c->enabled || c->failed;
+
+	if (!(cc & NVME_CC_ENABLE)) {
+		if (!on)
+			return false;
+		/* EN 1 -> 0: a Controller Reset; CSTS.RDY and CFS clear */
+		nvmev_ctrl_reset(c);
+		c->failed = false;
+		nvmev_wr32(c->bar, NVME_REG_CSTS, 0);
+		return true;
 	}
-	if ((cc & NVME_CC_ENABLE) && !(old & NVME_CC_ENABLE)) {
-		nvmev_ctrl_enable(dev);
-	} else if (!(cc & NVME_CC_ENABLE) && (old & NVME_CC_ENABLE)) {
-		nvmev_ctrl_reset(dev);
-		writel(0, reg(dev, NVME_REG_CSTS));
+	if (c->failed)
+		return false;		/* until the host clears EN */
+	if (!c->enabled) {
+		ctrl_enable(c, cc);
+		return true;
 	}
-	return true;
+	if (admin_queues_moved(c)) {
+		/* EN 1 -> 0 -> 1 between two polls: reset, then enable */
+		nvmev_ctrl_reset(c);
+		ctrl_enable(c, cc);
+		return true;
+	}
+	if (CC_SHN(cc) && !c->shutdown) {
+		/* commands run to completion as fetched: nothing to flush */
+		c->shutdown = true;
+		nvmev_wr32(c->bar, NVME_REG_CSTS,
+			   (nvmev_rd32(c->bar, NVME_REG_CSTS) & ~NVME_CSTS_SHST_MASK) |
+			   NVME_CSTS_SHST_CMPLT);
+		return true;
+	}
+	if (!CC_SHN(cc) && c->shutdown) {
+		c->shutdown = false;
+		nvmev_wr32(c->bar, NVME_REG_CSTS,
+			   nvmev_rd32(c->bar, NVME_REG_CSTS) & ~NVME_CSTS_SHST_MASK);
+	}
+	return false;
 }
 
 /* ---- submission ---- */
 
-static int nvmev_poll_sq(struct nvmev_dev *dev, struct nvmev_sq *sq)
+static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 {
-	u32 tail = readl(&dev->dbs[2 * sq->qid]);
+	struct nvmev_cq *cq = &c->cqs[sq->cqid];
+	u32 tail = nvmev_rd32(c->bar, sq_doorbell(sq->qid));
 	int n = 0;
 
 	if (tail >= sq->size) {
-		dev->stats.bad_doorbells++;
+		c->stats.bad_doorbells++;
 		return 0;
 	}
 	/* the SQ entries were written before the doorbell */
-	rmb();
-	while (sq->head != tail && n < NVMEV_SQ_BUDGET) {
-		struct nvme_command cmd;
+	nvmev_rmb();
+	while (sq->head != tail && n < NVMEV_SQ_BUDGET && cq_has_room(cq)) {
+		struct nvmev_sqe cmd;
 
-		memcpy(&cmd, &sq->ring[sq->head], sizeof(cmd));
+		ftl_memcpy(&cmd, sq->ring + ((u64)sq->head << NVMEV_SQES),
+			   sizeof(cmd));
 		sq->head = (sq->head + 1) % sq->size;
+		sq->inflight++;
+		if (sq->qid && !c->io_inflight++)
+			c->busy_since_ns = now(c);
 		if (sq->qid == 0)
-			nvmev_admin_execute(dev, &cmd);
+			c->ops->admin(c->ctx, &cmd);
 		else
-			nvmev_io_execute(dev, sq->qid, &cmd);
+			c->ops->io(c->ctx, sq->qid, &cmd);
 		n++;
+		/* a command may have deleted this very queue, or the CQ */
+		if (!c->enabled || !sq->live)
+			break;
 	}
 	return n;
 }
 
-static int nvmev_poll_sqs(struct nvmev_dev *dev)
+/* A CQ head the host rang: valid if it lies between our head and tail. */
+static void read_cq_head(struct nvmev_ctrl *c, struct nvmev_cq *cq)
+{
+	u32 head = nvmev_rd32(c->bar, cq_doorbell(cq->qid));
+
+	if (head == cq->head)
+		return;
+	if (head < cq->size &&
+	    (head + cq->size - cq->head) % cq->size <= cq_used(cq))
+		cq->head = head;
+	else
+		c->stats.bad_doorbells++;
+}
+
+static int poll_sqs(struct nvmev_ctrl *c)
 {
 	int q, n = 0;
 
-	for (q = 0; q < NVMEV_MAX_QUEUES; q++) {
-		struct nvmev_cq *cq = &dev->cqs[q];
-		u32 head;
-
-		if (cq->live) {
-			head = readl(&dev->dbs[2 * q + 1]);
-			if (head < cq->size)
-				cq->head = head;
-			else
-				dev->stats.bad_doorbells++;
-		}
-		if (dev->sqs[q].live)
-			n += nvmev_poll_sq(dev, &dev->sqs[q]);
-		if (!(dev->cc & NVME_CC_ENABLE))
-			break;		/* a command reset the controller */
+	for (q = 0; q < NVMEV_MAX_QUEUES && c->enabled; q++) {
+		if (c->cqs[q].live)
+			read_cq_head(c, &c->cqs[q]);
+		if (c->sqs[q].live && c->cqs[c->sqs[q].cqid].live)
+			n += poll_sq(c, &c->sqs[q]);
 	}
 	return n;
 }
 
 /* ---- completion ---- */
 
-static bool nvmev_coalesced(struct nvmev_dev *dev, struct nvmev_cq *cq)
+static bool coalesced(struct nvmev_ctrl *c, struct nvmev_cq *cq)
 {
-	return cq->qid && (dev->coalesce_thr || dev->coalesce_time_us) &&
-	       !test_bit(cq->vector, dev->vector_no_coalesce);
+	return cq->qid && (c->coalesce_thr || c->coalesce_time_us) &&
+	       !c->vector_no_coalesce[cq->vector];
 }
 
-static void nvmev_post(struct nvmev_dev *dev, struct nvmev_cq *cq,
-		       struct nvmev_done *e)
+static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
+		 const struct nvmev_done *e)
 {
-	struct nvme_completion *slot = &cq->ring[cq->tail];
-	u32 *dst = (u32 *)slot, *src = (u32 *)&e->cqe;
+	u32 *slot = (u32 *)(cq->ring + ((u64)cq->tail << NVMEV_CQES));
+	u16 status = (u16)(e->status << 1) | cq->phase;
+	u16 sq_head = (u16)c->sqs[e->sqid].head;
 
-	e->cqe.sq_head = cpu_to_le16(dev->sqs[le16_to_cpu(e->cqe.sq_id)].head);
-	e->cqe.status |= cpu_to_le16(cq->phase);
-	WRITE_ONCE(dst[0], src[0]);
-	WRITE_ONCE(dst[1], src[1]);
-	WRITE_ONCE(dst[2], src[2]);
+	nvmev_write_once(slot[0], nvmev_cpu_to_le32(e->result));
+	nvmev_write_once(slot[1], 0);
+	nvmev_write_once(slot[2], nvmev_cpu_to_le32(sq_head | ((u32)e->sqid << 16)));
 	/* the phase tag says "valid": it must be the last thing the host sees */
-	dma_wmb();
-	WRITE_ONCE(dst[3], src[3]);
+	nvmev_wmb();
+	nvmev_write_once(slot[3], nvmev_cpu_to_le32(e->cid | ((u32)status << 16)));
 	if (++cq->tail == cq->size) {
 		cq->tail = 0;
 		cq->phase ^= 1;
 	}
 }
 
-/* Post every due completion; returns how many. */
-static int nvmev_post_due(struct nvmev_dev *dev, u64 now,
-			  unsigned long *irq_vectors)
+/* Post @e to its CQ if there is room; false if it must wait. */
+static bool try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
+		     bool *raise)
 {
+	struct nvmev_cq *cq = &c->cqs[e->cqid];
+	struct nvmev_sq *sq = &c->sqs[e->sqid];
+
+	if (nvmev_warn_once(!cq->live || !sq->live || sq->cqid != e->cqid)) {
+		c->stats.dropped++;
+		return true;
+	}
+	if (cq->size - 1 - cq_used(cq) == 0)
+		return false;
+	post(c, cq, e);
+	cq->queued--;
+	io_done(c, sq, t);
+	/* the emulator's own timing error, for the user to check */
+	if (t > e->due_ns) {
+		c->stats.post_late_ns += t - e->due_ns;
+		c->stats.post_late_max_ns = ftl_max64(c->stats.post_late_max_ns,
+						      t - e->due_ns);
+	}
+	c->stats.posted++;
+	if (!cq->irq_enabled)
+		return true;
+	if (!coalesced(c, cq)) {
+		raise[cq->vector] = true;
+		return true;
+	}
+	if (!cq->irq_pending++)
+		cq->irq_first_ns = t;
+	if (cq->irq_pending > c->coalesce_thr)
+		raise[cq->vector] = true;
+	return true;
+}
+
+/* Post what is parked and has room now, then every due completion. */
+static int post_due(struct nvmev_ctrl *c, u64 t, bool *raise)
+{
+	u32 i, kept = 0;
 	int n = 0;
 
-	while (dev->nr_done && dev->done[0].due_ns <= now) {
-		struct nvmev_done *e = &dev->done[0];
-		struct nvmev_cq *cq = &dev->cqs[e->cqid];
-		u64 late;
-
-		if (!cq->live) {
-			done_pop(dev);
-			continue;
+	for (i = 0; i < c->nr_parked; i++) {
+		if (try_post(c, &c->parked[i], t, raise))
+			n++;
+		else
+			c->parked[kept++] = c->parked[i];
+	}
+	c->nr_parked = kept;
+	while (c->nr_done && c->done[0].due_ns <= t) {
+		if (try_post(c, &c->done[0], t, raise)) {
+			n++;
+		} else {
+			/* CQ full: wait for the host to reap, in due order */
+			c->parked[c->nr_parked++] = c->done[0];
+			c->stats.cq_full_waits++;
 		}
-		if ((cq->tail + 1) % cq->size == cq->head) {
-			/* CQ full: retry this entry once the host reaps */
-			dev->stats.cq_full_waits++;
-			e->due_ns = now + NSEC_PER_USEC;
-			done_sift_down(dev, 0);
-			break;
-		}
-		nvmev_post(dev, cq, e);
-		/* the emulator's own timing error, for the user to check */
-		late = now - e->due_ns;
-		dev->stats.posted++;
-		dev->stats.post_late_ns += late;
-		dev->stats.post_late_max_ns = max(dev->stats.post_late_max_ns, late);
-		done_pop(dev);
-		n++;
-		if (!cq->irq_enabled)
-			continue;
-		if (!nvmev_coalesced(dev, cq)) {
-			__set_bit(cq->vector, irq_vectors);
-			continue;
-		}
-		if (!cq->irq_pending++)
-			cq->irq_first_ns = now;
-		if (cq->irq_pending > dev->coalesce_thr)
-			__set_bit(cq->vector, irq_vectors);
+		done_pop(c);
 	}
 	return n;
 }
 
 /* Coalescing time limits; returns the earliest pending deadline. */
-static u64 nvmev_irq_deadlines(struct nvmev_dev *dev, u64 now,
-			       unsigned long *irq_vectors)
+static u64 irq_deadlines(struct nvmev_ctrl *c, u64 t, bool *raise)
 {
 	u64 next = U64_MAX;
 	int q;
 
 	for (q = 1; q < NVMEV_MAX_QUEUES; q++) {
-		struct nvmev_cq *cq = &dev->cqs[q];
+		struct nvmev_cq *cq = &c->cqs[q];
 		u64 due;
 
 		if (!cq->live || !cq->irq_pending)
 			continue;
-		due = cq->irq_first_ns + dev->coalesce_time_us * NSEC_PER_USEC;
-		if (due <= now || test_bit(cq->vector, irq_vectors))
-			__set_bit(cq->vector, irq_vectors);
+		due = cq->irq_first_ns + (u64)c->coalesce_time_us * 1000;
+		if (due <= t || raise[cq->vector])
+			raise[cq->vector] = true;
 		else
-			next = min(next, due);
+			next = ftl_min64(next, due);
 	}
 	return next;
 }
 
-static void nvmev_raise(struct nvmev_dev *dev, unsigned long *irq_vectors)
+static void raise_irqs(struct nvmev_ctrl *c, const bool *raise)
 {
 	int q, v;
 
 	for (q = 0; q < NVMEV_MAX_QUEUES; q++)
-		if (dev->cqs[q].live && test_bit(dev->cqs[q].vector, irq_vectors))
-			dev->cqs[q].irq_pending = 0;
-	for_each_set_bit(v, irq_vectors, NVMEV_MAX_QUEUES)
-		nvmev_pci_signal(dev, v);
-}
-
-/* ---- worker ---- */
-
-/*
- * Sleep @ns. The timer slack is kept to a few microseconds: a sleep that
- * ends at a completion's due time must not post it late.
- */
-static void nvmev_idle_sleep(u64 ns)
-{
-	ktime_t t = ns_to_ktime(ns);
-
-	set_current_state(TASK_INTERRUPTIBLE);
-	schedule_hrtimeout_range(&t, min_t(u64, ns / 8, 2 * NSEC_PER_USEC),
-				 HRTIMER_MODE_REL);
-}
-
-static int nvmev_worker(void *arg)
-{
-	struct nvmev_dev *dev = arg;
-	u64 last_work = ktime_get_ns(), sleep_ns = NVMEV_SLEEP_MIN_US * 1000ull;
-
-	while (!kthread_should_stop()) {
-		DECLARE_BITMAP(irq_vectors, NVMEV_MAX_QUEUES);
-		u64 now = ktime_get_ns(), next, max_ns;
-		int work = 0;
-
-		bitmap_zero(irq_vectors, NVMEV_MAX_QUEUES);
-		if (nvmev_poll_registers(dev))
-			work++;
-		if (dev->cc & NVME_CC_ENABLE)
-			work += nvmev_poll_sqs(dev);
-		now = ktime_get_ns();
-		work += nvmev_post_due(dev, now, irq_vectors);
-		next = nvmev_irq_deadlines(dev, now, irq_vectors);
-		nvmev_raise(dev, irq_vectors);
-		if (dev->nr_done)
-			next = min(next, dev->done[0].due_ns);
-
-		if (work) {
-			last_work = now;
-			sleep_ns = NVMEV_SLEEP_MIN_US * 1000ull;
-			cond_resched();
+		if (c->cqs[q].live && raise[c->cqs[q].vector])
+			c->cqs[q].irq_pending = 0;
+	for (v = 0; v < NVMEV_NR_VECTORS; v++) {
+		if (!raise[v])
 			continue;
-		}
-		if (now - last_work < dev->spin_us * NSEC_PER_USEC &&
-		    next > now + NSEC_PER_USEC) {
-			cpu_relax();
-			cond_resched();
-			continue;
-		}
-		/* idle: let the model use the time, then sleep */
-		mutex_lock(&dev->model_lock);
-		ftl_idle(dev->ftl, now);
-		mutex_unlock(&dev->model_lock);
-		if (next <= now + NSEC_PER_USEC) {
-			cond_resched();
-			continue;
-		}
-		nvmev_idle_sleep(min(next - now, sleep_ns));
-		max_ns = dev->sleep_max_us * NSEC_PER_USEC;
-		if (now - last_work > NVMEV_DEEP_IDLE_NS)
-			max_ns *= NVMEV_DEEP_IDLE_FACTOR;
-		sleep_ns = min(sleep_ns * 2, max_ns);
+		c->ops->signal(c->ctx, v);
+		c->stats.irqs++;
 	}
-	return 0;
 }
 
-int nvmev_ctrl_start(struct nvmev_dev *dev)
+int nvmev_ctrl_poll(struct nvmev_ctrl *c, u64 *next_ns)
+{
+	bool raise[NVMEV_NR_VECTORS] = { false };
+	int work = 0;
+	u64 t;
+
+	*next_ns = U64_MAX;
+	if (poll_registers(c))
+		work++;
+	/* Bus Master Enable off: no fetch, no data, no completion */
+	if (!c->enabled || !c->ops->dma_enabled(c->ctx))
+		return work;
+	work += poll_sqs(c);
+	t = now(c);
+	work += post_due(c, t, raise);
+	*next_ns = irq_deadlines(c, t, raise);
+	raise_irqs(c, raise);
+	if (c->nr_done)
+		*next_ns = ftl_min64(*next_ns, c->done[0].due_ns);
+	return work;
+}
+
+int nvmev_ctrl_init(struct nvmev_ctrl *c, const struct nvmev_ctrl_ops *ops,
+		    void *ctx, void NVMEV_IOMEM *bar, u32 max_io_queues)
 {
 	u64 cap;
 
-	/* room for every entry of the largest possible set of queues */
-	dev->done = kvcalloc(NVMEV_DONE_SLOTS, sizeof(*dev->done), GFP_KERNEL);
-	if (!dev->done)
+	ftl_memset(c, 0, sizeof(*c));
+	c->ops = ops;
+	c->ctx = ctx;
+	c->bar = bar;
+	c->max_io_queues = max_io_queues;
+	c->done = ftl_zalloc(NVMEV_DONE_SLOTS, sizeof(*c->done));
+	c->parked = ftl_zalloc(NVMEV_DONE_SLOTS, sizeof(*c->parked));
+	if (!c->done || !c->parked) {
+		nvmev_ctrl_exit(c);
 		return -ENOMEM;
-
-	memset_io(dev->bar, 0, NVMEV_BAR_SIZE);
-	dev->dbs = (u32 __iomem *)(dev->bar + NVME_REG_DBS);
+	}
 	cap = NVMEV_MQES |			/* MQES */
 	      (1ull << 16) |			/* CQR: contiguous queues */
 	      (20ull << 24) |			/* TO: 10 s */
 	      (1ull << 37);			/* CSS: NVM command set */
-	lo_hi_writeq(cap, reg(dev, NVME_REG_CAP));
-	writel(NVME_VS(1, 4, 0), reg(dev, NVME_REG_VS));
-	dev->cc = 0;
-	nvmev_ctrl_reset(dev);
-
-	dev->worker = kthread_create(nvmev_worker, dev, "nvmev");
-	if (IS_ERR(dev->worker)) {
-		int ret = PTR_ERR(dev->worker);
-
-		dev->worker = NULL;
-		kvfree(dev->done);
-		dev->done = NULL;
-		return ret;
-	}
-	if (dev->cpu >= 0)
-		kthread_bind(dev->worker, dev->cpu);
-	wake_up_process(dev->worker);
+	nvmev_wr64(bar, NVME_REG_CAP, cap);
+	nvmev_wr32(bar, NVME_REG_VS, (1u << 16) | (4u << 8));	/* 1.4 */
 	return 0;
 }
 
-void nvmev_ctrl_stop(struct nvmev_dev *dev)
+void nvmev_ctrl_exit(struct nvmev_ctrl *c)
 {
-	if (dev->worker)
-		kthread_stop(dev->worker);
-	dev->worker = NULL;
-	kvfree(dev->done);
-	dev->done = NULL;
+	ftl_free(c->done);
+	ftl_free(c->parked);
+	c->done = NULL;
+	c->parked = NULL;
 }

@@ -39,6 +39,7 @@ DEFINE_SHOW_ATTRIBUTE(geometry);
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct nvmev_dev *dev = m->private;
+	const struct nvmev_ctrl_stats *cs = &dev->ctrl.stats;
 	struct ftl_die_stats ds;
 	struct ftl_stats st;
 	u32 die, dies, cursor_units;
@@ -95,13 +96,13 @@ static int stats_show(struct seq_file *m, void *v)
 		   dev->stats.io_errors, dev->stats.admin_cmds,
 		   dev->stats.admin_errors);
 	seq_printf(m, "irqs=%llu\nbad_doorbells=%llu\ncq_full_waits=%llu\n",
-		   dev->stats.irqs, dev->stats.bad_doorbells,
-		   dev->stats.cq_full_waits);
+		   cs->irqs, cs->bad_doorbells, cs->cq_full_waits);
+	seq_printf(m, "aborted=%llu\ndropped=%llu\nresets=%llu\n",
+		   cs->aborted, cs->dropped, cs->resets);
 	seq_printf(m, "posted=%llu\npost_late_mean_ns=%llu\npost_late_max_ns=%llu\n",
-		   dev->stats.posted,
-		   dev->stats.posted ?
-		   div64_u64(dev->stats.post_late_ns, dev->stats.posted) : 0,
-		   dev->stats.post_late_max_ns);
+		   cs->posted,
+		   cs->posted ? div64_u64(cs->post_late_ns, cs->posted) : 0,
+		   cs->post_late_max_ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
@@ -122,6 +123,7 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&dev->model_lock);
 	ftl_stats_reset(dev->ftl);
 	memset(&dev->stats, 0, sizeof(dev->stats));
+	memset(&dev->ctrl.stats, 0, sizeof(dev->ctrl.stats));
 	mutex_unlock(&dev->model_lock);
 	return count;
 }

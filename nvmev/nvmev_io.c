@@ -8,50 +8,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/highmem.h>
 #include <linux/ktime.h>
 
 #include "nvmev.h"
-#include "nvmev_prp.h"
-
-/* Host RAM for the PRP walker: guest physical pages, mapped one by one. */
-static void *host_page_map(void *ctx, u64 addr)
-{
-	unsigned long pfn = PHYS_PFN(addr);
-
-	if (!pfn_valid(pfn))
-		return NULL;
-	return kmap_local_page(pfn_to_page(pfn));
-}
-
-static void host_page_unmap(void *ctx, void *page)
-{
-	kunmap_local(page);
-}
-
-static const struct nvmev_host_mem host_ram = {
-	.map = host_page_map,
-	.unmap = host_page_unmap,
-};
-
-/*
- * Copy @len bytes between @buf and the host buffer described by a
- * command's PRP entries (as nvmev_cmd.c decoded them). Returns an NVMe
- * status: offsets that break the PRP rules and addresses that are not
- * host RAM fail the command.
- */
-u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
-		   u64 len, bool to_host)
-{
-	switch (nvmev_prp_copy_mem(&host_ram, prp1, prp2, buf, len, to_host)) {
-	case NVMEV_PRP_OK:
-		return NVME_SC_SUCCESS;
-	case NVMEV_PRP_BAD_OFFSET:
-		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
-	default:
-		return NVME_SC_DATA_XFER_ERROR | NVME_STATUS_DNR;
-	}
-}
 
 /* the parser reads the host's entry as 16 dwords */
 static_assert(sizeof(struct nvmev_sqe) == sizeof(struct nvme_command));
@@ -145,14 +104,15 @@ static u16 dsm(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 	return status;
 }
 
-void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid, struct nvme_command *cmd)
+void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
+		      const struct nvmev_sqe *sqe)
 {
 	struct nvmev_io_req req;
 	u64 due = 0;
 	u16 status;
 
-	dev->stats.io_cmds[cmd->common.opcode]++;
-	status = nvmev_io_parse(&dev->ns, (struct nvmev_sqe *)cmd, &req);
+	status = nvmev_io_parse(&dev->ns, sqe, &req);
+	dev->stats.io_cmds[req.opcode]++;
 	if (!status) {
 		switch (req.opcode) {
 		case nvme_cmd_read:
@@ -172,6 +132,6 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid, struct nvme_command *cmd)
 	}
 	if (status)
 		dev->stats.io_errors++;
-	nvmev_complete(dev, sqid, req.cid, status, 0,
-		       due ? due : ktime_get_ns());
+	nvmev_ctrl_complete(&dev->ctrl, sqid, req.cid, status, 0,
+			    due ? due : ktime_get_ns());
 }

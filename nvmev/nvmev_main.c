@@ -222,13 +222,16 @@ static int __init nvmev_init(void)
 		goto err_bar;
 	}
 
+	ret = nvmev_host_init(dev);
+	if (ret)
+		goto err_storage;
 	nvmev_debugfs_init(dev);
-	ret = nvmev_ctrl_start(dev);
+	ret = nvmev_worker_start(dev);
 	if (ret)
 		goto err_debugfs;
 	ret = nvmev_pci_create(dev);
 	if (ret)
-		goto err_ctrl;
+		goto err_worker;
 
 	g = ftl_get_geometry(dev->ftl);
 	pr_info("%llu MiB, %u-byte LBAs, %u dies on %u channels, granularity %u KiB, stripe %llu KiB, time_scale %llu\n",
@@ -238,10 +241,12 @@ static int __init nvmev_init(void)
 	nvmev = dev;
 	return 0;
 
-err_ctrl:
-	nvmev_ctrl_stop(dev);
+err_worker:
+	nvmev_worker_stop(dev);
 err_debugfs:
 	nvmev_debugfs_exit(dev);
+	nvmev_host_exit(dev);
+err_storage:
 	memunmap(dev->storage);
 err_bar:
 	iounmap(dev->bar);
@@ -256,10 +261,16 @@ static void __exit nvmev_exit(void)
 {
 	struct nvmev_dev *dev = nvmev;
 
-	/* the nvme driver shuts the controller down through the worker */
+	/*
+	 * The nvme driver shuts the controller down through the worker, so
+	 * the bus goes first; the worker may still raise an interrupt for
+	 * the device it had until it stops, so the device is let go after.
+	 */
 	nvmev_pci_remove(dev);
-	nvmev_ctrl_stop(dev);
+	nvmev_worker_stop(dev);
+	nvmev_pci_release(dev);
 	nvmev_debugfs_exit(dev);
+	nvmev_host_exit(dev);
 	memunmap(dev->storage);
 	iounmap(dev->bar);
 	ftl_destroy(dev->ftl);

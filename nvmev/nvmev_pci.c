@@ -182,10 +182,19 @@ void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector)
 	if (!virq)
 		return;
 	d = irq_get_irq_data(virq);
-	if (d && d->chip && d->chip->irq_retrigger) {
+	if (d && d->chip && d->chip->irq_retrigger)
 		d->chip->irq_retrigger(d);
-		dev->stats.irqs++;
-	}
+}
+
+bool nvmev_pci_bus_master(struct nvmev_dev *dev)
+{
+	return get_unaligned_le16(&dev->cfg_space[PCI_COMMAND]) &
+	       PCI_COMMAND_MASTER;
+}
+
+bool nvmev_pci_poll(struct nvmev_dev *dev)
+{
+	return false;
 }
 
 /*
@@ -251,7 +260,11 @@ err_bus:
 	return ret;
 }
 
-/* Detach the nvme driver and remove the bus; no host access after this. */
+/*
+ * Detach the host's driver and remove the bus. The function stays ours
+ * (a reference) until nvmev_pci_release(): the worker may signal it until
+ * it stops, and finds its MSI-X vectors gone.
+ */
 void nvmev_pci_remove(struct nvmev_dev *dev)
 {
 	if (!dev->bus)
@@ -259,7 +272,12 @@ void nvmev_pci_remove(struct nvmev_dev *dev)
 	pci_lock_rescan_remove();
 	nvmev_remove_root_bus(dev->bus);
 	pci_unlock_rescan_remove();
+	dev->bus = NULL;
+}
+
+/* After the worker stopped: drop the function. */
+void nvmev_pci_release(struct nvmev_dev *dev)
+{
 	pci_dev_put(dev->pdev);
 	dev->pdev = NULL;
-	dev->bus = NULL;
 }

@@ -20,7 +20,7 @@ static enum nvmev_prp_result prp_chunk(const struct nvmev_host_mem *mem,
 				       u64 addr, void *buf, u32 n,
 				       bool to_host)
 {
-	u8 *page = mem->map(mem->ctx, prp_page(addr));
+	u8 *page = mem->map(mem->ctx, prp_page(addr), to_host);
 
 	if (!page)
 		return NVMEV_PRP_NOT_RAM;
@@ -66,7 +66,7 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 		u64 entry;
 
 		if (!list) {
-			list = mem->map(mem->ctx, prp_page(list_addr));
+			list = mem->map(mem->ctx, prp_page(list_addr), false);
 			if (!list)
 				return NVMEV_PRP_NOT_RAM;
 		}

@@ -16,8 +16,11 @@
 
 /* How the walker sees host memory: one page at a time. */
 struct nvmev_host_mem {
-	/* the page at page-aligned @addr, or NULL if it is not host RAM */
-	void *(*map)(void *ctx, u64 addr);
+	/*
+	 * The page at page-aligned @addr, or NULL if it is not host RAM (or,
+	 * for @write, not writable host RAM).
+	 */
+	void *(*map)(void *ctx, u64 addr, bool write);
 	void (*unmap)(void *ctx, void *page);
 	void *ctx;
 };

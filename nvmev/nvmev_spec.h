@@ -14,6 +14,25 @@
 #else
 
 #define NVME_NSID_ALL		0xffffffff
+
+enum {	/* controller registers (BAR0) */
+	NVME_REG_CAP		= 0x0000,
+	NVME_REG_VS		= 0x0008,
+	NVME_REG_CC		= 0x0014,
+	NVME_REG_CSTS		= 0x001c,
+	NVME_REG_AQA		= 0x0024,
+	NVME_REG_ASQ		= 0x0028,
+	NVME_REG_ACQ		= 0x0030,
+	NVME_REG_DBS		= 0x1000,
+};
+
+enum {
+	NVME_CC_ENABLE		= 1 << 0,
+	NVME_CSTS_RDY		= 1 << 0,
+	NVME_CSTS_CFS		= 1 << 1,
+	NVME_CSTS_SHST_CMPLT	= 2 << 2,
+	NVME_CSTS_SHST_MASK	= 3 << 2,
+};
 #define NVME_IDENTIFY_DATA_SIZE	4096
 
 enum {	/* NVM command set opcodes */
@@ -73,6 +92,8 @@ enum {	/* status field: generic, command specific, media */
 	NVME_SC_INVALID_FIELD		= 0x2,
 	NVME_SC_DATA_XFER_ERROR		= 0x4,
 	NVME_SC_INTERNAL		= 0x6,
+	NVME_SC_ABORT_QUEUE		= 0x8,
+	NVME_SC_CMD_SEQ_ERROR		= 0xc,
 	NVME_SC_INVALID_NS		= 0xb,
 	NVME_SC_PRP_INVALID_OFFSET	= 0x13,
 	NVME_SC_LBA_RANGE		= 0x80,

@@ -74,7 +74,7 @@ struct HostMem {
   int mapped = 0;
 };
 
-void* map_page(void* ctx, u64 addr) {
+void* map_page(void* ctx, u64 addr, bool /*write*/) {
   auto* m = static_cast<HostMem*>(ctx);
   if (addr % NVMEV_PRP_PAGE) fail("map of an unaligned address");
   if (addr < kRamBase || addr >= kRamBase + uint64_t{kRamPages} * NVMEV_PRP_PAGE) return nullptr;

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the portable controller files (nvmev_ctrl.c, nvmev_cmd.c,
+ * nvmev_prp.c) need beyond ftl/ftl_compat.h: access to the register BAR,
+ * the ordering barriers of a device writing host memory, and a warning
+ * for states that cannot happen. In nvmev.ko these are the kernel's own;
+ * the userspace build (the fuzzers) gets plain equivalents.
+ */
+#ifndef NVMEV_COMPAT_H
+#define NVMEV_COMPAT_H
+
+#include "ftl_compat.h"
+
+#ifdef __KERNEL__
+#include <linux/bug.h>
+#include <linux/io.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
+
+#define NVMEV_IOMEM __iomem
+
+static inline u32 nvmev_rd32(const void __iomem *bar, u32 off)
+{
+	return readl(bar + off);
+}
+
+static inline u64 nvmev_rd64(const void __iomem *bar, u32 off)
+{
+	return lo_hi_readq(bar + off);
+}
+
+static inline void nvmev_wr32(void __iomem *bar, u32 off, u32 v)
+{
+	writel(v, bar + off);
+}
+
+static inline void nvmev_wr64(void __iomem *bar, u32 off, u64 v)
+{
+	lo_hi_writeq(v, bar + off);
+}
+
+/* host memory: read what the host wrote before its doorbell, publish ours */
+#define nvmev_rmb()	rmb()
+#define nvmev_wmb()	dma_wmb()
+#define nvmev_write_once(x, v)	WRITE_ONCE(x, v)
+#define nvmev_warn_once(cond)	WARN_ON_ONCE(cond)
+
+#else /* userspace */
+
+#define NVMEV_IOMEM
+
+static inline u32 nvmev_rd32(const void *bar, u32 off)
+{
+	return *(const volatile u32 *)((const u8 *)bar + off);
+}
+
+static inline u64 nvmev_rd64(const void *bar, u32 off)
+{
+	return nvmev_rd32(bar, off) | ((u64)nvmev_rd32(bar, off + 4) << 32);
+}
+
+static inline void nvmev_wr32(void *bar, u32 off, u32 v)
+{
+	*(volatile u32 *)((u8 *)bar + off) = v;
+}
+
+static inline void nvmev_wr64(void *bar, u32 off, u64 v)
+{
+	nvmev_wr32(bar, off, (u32)v);
+	nvmev_wr32(bar, off + 4, (u32)(v >> 32));
+}
+
+#define nvmev_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define nvmev_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define nvmev_write_once(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+/* a fuzzer must stop on it: abort() is what libFuzzer reports */
+#define nvmev_warn_once(cond)	((cond) ? (abort(), 1) : 0)
+
+#endif /* __KERNEL__ */
+
+/* CPU to little-endian: the same byte swap as the other way round */
+static inline u32 nvmev_cpu_to_le32(u32 v)
+{
+	return ftl_le32_to_cpu(v);
+}
+
+#endif /* NVMEV_COMPAT_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host memory as the device sees it: every address a host hands the
+ * controller (queue bases, PRP entries, PRP lists) goes through here.
+ *
+ * A real device's DMA reaches RAM only. pfn_valid() is not that test: it
+ * holds for reserved holes inside a memory section that are not in the
+ * direct map (firmware areas below the top of low RAM), for the memmap=
+ * range that holds this device's own BAR and data, and for other
+ * reserved ranges; dereferencing such an address faults the controller
+ * thread. So the System RAM ranges of the resource tree are copied once at
+ * load, and an address is host memory only inside one of them and where
+ * the direct map has it (writable, if the device writes it: the kernel's
+ * text and rodata are read-only there too). A command that names anything
+ * else fails with Data Transfer Error; a queue base, with Invalid Field.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/highmem.h>
+#include <linux/ioport.h>
+#include <linux/slab.h>
+
+#include "nvmev.h"
+#include "nvmev_prp.h"
+
+struct ram_walk {
+	struct nvmev_host_ram *ram;
+	u32 nr;				/* ranges seen */
+};
+
+static int count_or_add(struct resource *res, void *arg)
+{
+	struct ram_walk *w = arg;
+
+	if (w->ram->ranges && w->nr < w->ram->nr) {
+		w->ram->ranges[w->nr].start = res->start;
+		w->ram->ranges[w->nr].end = res->end + 1;
+	}
+	w->nr++;
+	return 0;
+}
+
+int nvmev_host_init(struct nvmev_dev *dev)
+{
+	struct nvmev_host_ram *ram = &dev->host_ram;
+	struct ram_walk w = { .ram = ram };
+
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_SYSTEM_RAM, 0, U64_MAX,
+			    &w, count_or_add);
+	if (!w.nr) {
+		pr_err("no System RAM in the resource tree: cannot check host addresses\n");
+		return -ENODEV;
+	}
+	ram->ranges = kcalloc(w.nr, sizeof(*ram->ranges), GFP_KERNEL);
+	if (!ram->ranges)
+		return -ENOMEM;
+	ram->nr = w.nr;
+	w.nr = 0;
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_SYSTEM_RAM, 0, U64_MAX,
+			    &w, count_or_add);
+	/* RAM added since the first walk is not host memory to this device */
+	ram->nr = min(ram->nr, w.nr);
+	return 0;
+}
+
+void nvmev_host_exit(struct nvmev_dev *dev)
+{
+	kfree(dev->host_ram.ranges);
+	dev->host_ram.ranges = NULL;
+	dev->host_ram.nr = 0;
+}
+
+/* [addr, addr + len) lies in one System RAM range */
+static bool host_ram(const struct nvmev_host_ram *ram, u64 addr, u64 len)
+{
+	u32 i;
+
+	if (!len || addr + len < addr)
+		return false;
+	for (i = 0; i < ram->nr; i++)
+		if (addr >= ram->ranges[i].start &&
+		    addr + len <= ram->ranges[i].end)
+			return true;
+	return false;
+}
+
+/* the direct map has the page, and lets us write it if we must */
+static bool mapped(u64 addr, bool write)
+{
+	unsigned int level;
+	pte_t *pte;
+
+	if (!pfn_valid(PHYS_PFN(addr)))
+		return false;
+	pte = lookup_address((unsigned long)phys_to_virt(addr), &level);
+	return pte && pte_present(*pte) && (!write || pte_write(*pte));
+}
+
+void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write)
+{
+	u64 off;
+
+	if (!host_ram(&dev->host_ram, addr, len))
+		return NULL;
+	for (off = 0; off < len; off += PAGE_SIZE)
+		if (!mapped(addr + off, write))
+			return NULL;
+	return phys_to_virt(addr);
+}
+
+/* Host RAM for the PRP walker: guest physical pages, mapped one by one. */
+static void *host_page_map(void *ctx, u64 addr, bool write)
+{
+	struct nvmev_dev *dev = ctx;
+
+	if (!host_ram(&dev->host_ram, addr, PAGE_SIZE) || !mapped(addr, write))
+		return NULL;
+	return kmap_local_page(pfn_to_page(PHYS_PFN(addr)));
+}
+
+static void host_page_unmap(void *ctx, void *page)
+{
+	kunmap_local(page);
+}
+
+/*
+ * Copy @len bytes between @buf and the host buffer described by a
+ * command's PRP entries (as nvmev_cmd.c decoded them). Returns an NVMe
+ * status: offsets that break the PRP rules and addresses that are not
+ * host RAM fail the command.
+ */
+u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
+		   u64 len, bool to_host)
+{
+	const struct nvmev_host_mem mem = {
+		.map = host_page_map,
+		.unmap = host_page_unmap,
+		.ctx = dev,
+	};
+
+	switch (nvmev_prp_copy_mem(&mem, prp1, prp2, buf, len, to_host)) {
+	case NVMEV_PRP_OK:
+		return NVME_SC_SUCCESS;
+	case NVMEV_PRP_BAD_OFFSET:
+		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
+	default:
+		return NVME_SC_DATA_XFER_ERROR | NVME_STATUS_DNR;
+	}
+}

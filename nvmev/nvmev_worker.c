@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The controller thread: one kthread owns all controller state. Each pass
+ * it runs the queue engine (nvmev_ctrl.c) once -- registers, doorbells,
+ * commands, due completions -- and the PCI side's pending interrupts and
+ * resets. When nothing happens it backs off from spinning to sleeps of
+ * growing length, so an idle device costs almost no CPU; a due completion
+ * always ends a sleep on time.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+
+#include "nvmev.h"
+
+#define NVMEV_SLEEP_MIN_US	5
+/* after a second without commands, sleeps may grow 10 x longer */
+#define NVMEV_DEEP_IDLE_NS	NSEC_PER_SEC
+#define NVMEV_DEEP_IDLE_FACTOR	10
+
+/* ---- the engine's view of this kernel and of the executors ---- */
+
+static u64 op_now(void *ctx)
+{
+	return ktime_get_ns();
+}
+
+static void *op_host_ptr(void *ctx, u64 addr, u64 len, bool write)
+{
+	return nvmev_host_ptr(ctx, addr, len, write);
+}
+
+static bool op_dma_enabled(void *ctx)
+{
+	return nvmev_pci_bus_master(ctx);
+}
+
+static void op_signal(void *ctx, u16 vector)
+{
+	nvmev_pci_signal(ctx, vector);
+}
+
+static void op_admin(void *ctx, const struct nvmev_sqe *sqe)
+{
+	nvmev_admin_execute(ctx, sqe);
+}
+
+static void op_io(void *ctx, u16 sqid, const struct nvmev_sqe *sqe)
+{
+	nvmev_io_execute(ctx, sqid, sqe);
+}
+
+static void op_reset(void *ctx)
+{
+	nvmev_admin_reset(ctx);
+}
+
+/* NVM commands complete as they are fetched: nothing is held */
+static void op_sq_deleted(void *ctx, u16 sqid)
+{
+}
+
+static const struct nvmev_ctrl_ops nvmev_ctrl_ops = {
+	.now = op_now,
+	.host_ptr = op_host_ptr,
+	.dma_enabled = op_dma_enabled,
+	.signal = op_signal,
+	.admin = op_admin,
+	.io = op_io,
+	.reset = op_reset,
+	.sq_deleted = op_sq_deleted,
+};
+
+/* ---- the thread ---- */
+
+/*
+ * Sleep @ns. The timer slack is kept to a few microseconds: a sleep that
+ * ends at a completion's due time must not post it late.
+ */
+static void nvmev_idle_sleep(u64 ns)
+{
+	ktime_t t = ns_to_ktime(ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_hrtimeout_range(&t, min_t(u64, ns / 8, 2 * NSEC_PER_USEC),
+				 HRTIMER_MODE_REL);
+}
+
+static int nvmev_worker(void *arg)
+{
+	struct nvmev_dev *dev = arg;
+	u64 last_work = ktime_get_ns(), sleep_ns = NVMEV_SLEEP_MIN_US * 1000ull;
+
+	while (!kthread_should_stop()) {
+		u64 now, next, max_ns;
+		int work;
+
+		work = nvmev_pci_poll(dev);
+		work += nvmev_ctrl_poll(&dev->ctrl, &next);
+		now = ktime_get_ns();
+		if (work) {
+			last_work = now;
+			sleep_ns = NVMEV_SLEEP_MIN_US * 1000ull;
+			cond_resched();
+			continue;
+		}
+		if (now - last_work < dev->spin_us * NSEC_PER_USEC &&
+		    next > now + NSEC_PER_USEC) {
+			cpu_relax();
+			cond_resched();
+			continue;
+		}
+		/* idle: let the model use the time, then sleep */
+		mutex_lock(&dev->model_lock);
+		ftl_idle(dev->ftl, now);
+		mutex_unlock(&dev->model_lock);
+		if (next <= now + NSEC_PER_USEC) {
+			cond_resched();
+			continue;
+		}
+		nvmev_idle_sleep(min(next - now, sleep_ns));
+		max_ns = dev->sleep_max_us * NSEC_PER_USEC;
+		if (now - last_work > NVMEV_DEEP_IDLE_NS)
+			max_ns *= NVMEV_DEEP_IDLE_FACTOR;
+		sleep_ns = min(sleep_ns * 2, max_ns);
+	}
+	return 0;
+}
+
+int nvmev_worker_start(struct nvmev_dev *dev)
+{
+	int ret;
+
+	memset_io(dev->bar, 0, NVMEV_BAR_SIZE);
+	ret = nvmev_ctrl_init(&dev->ctrl, &nvmev_ctrl_ops, dev, dev->bar,
+			      dev->max_io_queues);
+	if (ret)
+		return ret;
+	nvmev_admin_reset(dev);
+
+	dev->worker = kthread_create(nvmev_worker, dev, "nvmev");
+	if (IS_ERR(dev->worker)) {
+		ret = PTR_ERR(dev->worker);
+		dev->worker = NULL;
+		nvmev_ctrl_exit(&dev->ctrl);
+		return ret;
+	}
+	if (dev->cpu >= 0)
+		kthread_bind(dev->worker, dev->cpu);
+	wake_up_process(dev->worker);
+	return 0;
+}
+
+void nvmev_worker_stop(struct nvmev_dev *dev)
+{
+	if (dev->worker)
+		kthread_stop(dev->worker);
+	dev->worker = NULL;
+	nvmev_ctrl_exit(&dev->ctrl);
+}
