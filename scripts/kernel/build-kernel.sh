@@ -4,7 +4,9 @@
 # tinyconfig + host-patches/linux-6.1/guest.config, with ccache, in a
 # reusable cache directory (only what changed is rebuilt).
 # Prints the build tree (usable as KDIR) on the last line.
-# Usage: build-kernel.sh [--debug] [CACHE_DIR]   (default: build/kernel)
+# Usage: build-kernel.sh [--debug] [CACHE_DIR]
+# CACHE_DIR defaults to $NVMEV_CACHE/kernel (NVMEV_CACHE: /var/cache/nvmev):
+# outside the clone, so a fresh clone (CI) reuses an earlier build.
 # --debug adds host-patches/linux-6.1/debug.config (KASAN, kmemleak,
 # lockdep, ...) and builds into CACHE_DIR/out-debug, from the same source.
 set -euo pipefail
@@ -14,7 +16,8 @@ if [ "${1:-}" = --debug ]; then
 	variant=-debug
 	shift
 fi
-cache=$(mkdir -p "${1:-$here/build/kernel}" && cd "${1:-$here/build/kernel}" && pwd)
+cache_dir=${1:-${NVMEV_CACHE:-/var/cache/nvmev}/kernel}
+cache=$(mkdir -p "$cache_dir" && cd "$cache_dir" && pwd)
 series_dir=$here/host-patches/linux-6.1
 src=$cache/src
 out=$cache/out$variant
