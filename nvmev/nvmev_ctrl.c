@@ -326,6 +326,21 @@ void nvmev_ctrl_reset(struct nvmev_ctrl *c)
 	c->stats.resets++;
 }
 
+void nvmev_ctrl_flr(struct nvmev_ctrl *c)
+{
+	u32 off;
+
+	nvmev_ctrl_reset(c);
+	c->failed = false;
+	nvmev_wr32(c->bar, NVME_REG_CC, 0);
+	nvmev_wr32(c->bar, NVME_REG_CSTS, 0);
+	nvmev_wr32(c->bar, NVME_REG_AQA, 0);
+	nvmev_wr64(c->bar, NVME_REG_ASQ, 0);
+	nvmev_wr64(c->bar, NVME_REG_ACQ, 0);
+	for (off = 0; off < 8 * NVMEV_MAX_QUEUES; off += 4)
+		nvmev_wr32(c->bar, NVME_REG_DBS + off, 0);
+}
+
 static void ctrl_fail(struct nvmev_ctrl *c)
 {
 	c->failed = true;

@@ -156,8 +156,13 @@ void nvmev_ctrl_exit(struct nvmev_ctrl *c);
  */
 int nvmev_ctrl_poll(struct nvmev_ctrl *c, u64 *next_ns);
 
-/* A reset as the host's CC.EN 1 -> 0 or a Function Level Reset causes. */
+/* A Controller Reset, as the host's CC.EN 1 -> 0 causes. */
 void nvmev_ctrl_reset(struct nvmev_ctrl *c);
+/*
+ * A Function Level Reset: a Controller Reset, and the registers the host
+ * programs (CC, CSTS, AQA, ASQ, ACQ) and the doorbells back to zero.
+ */
+void nvmev_ctrl_flr(struct nvmev_ctrl *c);
 
 /* Queue the completion of command @cid of SQ @sqid for @due_ns. */
 void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
