@@ -56,12 +56,12 @@ make -s -C "$kdir" M="$scratch" modules
 userspace=${BUILD:-build}/release
 cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
 cmake --build "$userspace" -j "$(nproc)" \
-	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn >/dev/null
+	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn nvmev-uhost >/dev/null
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
 	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
 	"$PWD/$userspace/workloads/nvmev-layout" "$PWD/$userspace/workloads/nvmev-txn" \
-	"$PWD/scripts/nio-calibrate.sh"
+	"$PWD/scripts/nio-calibrate.sh" "$PWD/$userspace/uhost/nvmev-uhost"
 
 log=$build/console.log
 echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"

@@ -53,7 +53,7 @@ add_module() {
 	done
 	order+=("$m")
 }
-for m in nvme ext4 crc32c_generic; do
+for m in nvme ext4 crc32c_generic uio_pci_generic; do
 	modinfo -k "$kver" -n "$m" >/dev/null 2>&1 && add_module "$m"
 done
 : >"$root/modules/order"

@@ -1,0 +1,209 @@
+#!/bin/sh
+# Guest tests of nvmev-uhost (uhost/), the user-level polled NVMe driver:
+# the controller is taken from the nvme driver and given to
+# uio_pci_generic, its queues and data live in hugepages, and no interrupt
+# is used. One test per torture case of `nvmev-uhost case`; several check
+# behaviour the device does not have yet and fail until it does.
+UHOST_BDF=7e00:00:00.0
+UHOST_SYS=/sys/bus/pci/devices/$UHOST_BDF
+UHOST_HUGEPAGES=32
+
+uhost_hugepages() {
+	echo "$1" >/proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$1" ]
+}
+
+# uio_pci_generic: a module init.sh loaded (scripts/vm/build-initramfs.sh
+# lists it) or, in the patched kernel, built in
+uhost_uio() { [ -d /sys/bus/pci/drivers/uio_pci_generic ]; }
+
+# uhost_load [nvmev params...]: the device (the nvme driver binds first),
+# hugepages, uio; nvmev-uhost moves the device to uio itself
+uhost_load() {
+	check "insmod" load_nvmev "$@" || return 1
+	check "reserve $UHOST_HUGEPAGES hugepages" uhost_hugepages "$UHOST_HUGEPAGES" || return 1
+	check "uio_pci_generic present" uhost_uio
+}
+
+# uhost_case NAME [ARGS]: run one case, show its lines, fail unless it
+# printed "case NAME: ok" and exited 0
+uhost_case_run() {
+	nvmev-uhost case "$@" >/tmp/uhost.out 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "^case $1: ok$" /tmp/uhost.out
+}
+uhost_case() {
+	check "case $*" uhost_case_run "$@"
+	r=$?
+	cat /tmp/uhost.out
+	return $r
+}
+
+# uhost_expect_fail STATUS PATTERN CMD...: exits STATUS, says PATTERN
+uhost_expect_fail() {
+	want=$1
+	pattern=$2
+	shift 2
+	"$@" >/tmp/uhost.err 2>&1
+	rc=$?
+	cat /tmp/uhost.err
+	[ $rc -eq "$want" ] && grep -q "$pattern" /tmp/uhost.err
+}
+
+# give the device back to the nvme driver
+uhost_rebind_nvme() {
+	echo nvme >"$UHOST_SYS/driver_override" &&
+		echo "$UHOST_BDF" >/sys/bus/pci/drivers/uio_pci_generic/unbind &&
+		echo "$UHOST_BDF" >/sys/bus/pci/drivers_probe || return 1
+	i=0
+	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -b /dev/nvme0n1 ]
+}
+
+test_uhost_bringup() {
+	check "insmod" load_nvmev || return 1
+	check "no hugepages: says how to reserve them" uhost_expect_fail 1 nr_hugepages \
+		nvmev-uhost info
+	check "malformed BDF: usage error" uhost_expect_fail 2 "malformed PCI address" \
+		nvmev-uhost --bdf 7e00:0 info
+	check "no such device" uhost_expect_fail 1 "no PCI device" nvmev-uhost --bdf 7e01:00:00.0 info
+	check "hugepages" uhost_hugepages "$UHOST_HUGEPAGES" || return 1
+	check "uio_pci_generic present" uhost_uio || return 1
+	check "info" sh -c 'nvmev-uhost info >/tmp/info.json'
+	cat /tmp/info.json
+	check "bound to uio_pci_generic" grep -q '"driver": "uio_pci_generic"' /tmp/info.json
+	check "identify: namespace size" grep -q '"nsze": [1-9]' /tmp/info.json
+	check "identify: model" grep -q '"model": "nvmev virtual SSD"' /tmp/info.json
+	check "polled reads" nvmev-uhost bench --rw randread --bs 4k --qd 4 --queues 2 --ios 2000 \
+		--format csv
+	check "release" nvmev-uhost release
+	check "back to the nvme driver" uhost_rebind_nvme
+	check "nvme driver reads" dd if=/dev/nvme0n1 of=/dev/null bs=64k count=16 iflag=direct
+	check "rmmod" unload_nvmev
+}
+
+# crc-verified random I/O of 4-64 KiB on 3 queues, 2x the capacity
+# written (half of 4x moved), then everything read back; GC must have run
+test_uhost_verify() {
+	uhost_load capacity_mib=64 op_percent=7 || return 1
+	cap=$(value capacity_bytes "$DBG/geometry")
+	check "verified randrw" sh -c "nvmev-uhost --dma-mib 48 bench --rw randrw --bs 4k:64k --qd 8 \
+		--queues 3 --verify --io-bytes $((4 * cap)) >/tmp/uhost.json"
+	cat /tmp/uhost.json
+	gc=$(value gc_cycles "$DBG/stats")
+	echo "uhost_verify: capacity $((cap >> 20)) MiB, gc_cycles=$gc," \
+		"host_write_units=$(value host_write_units "$DBG/stats")"
+	check "GC ran" [ "$gc" -gt 0 ]
+	check "verify errors 0" grep -q '"verify_errors": 0' /tmp/uhost.json
+	check "rmmod with uio bound" unload_nvmev
+}
+
+test_uhost_vector() {
+	uhost_load || return 1
+	uhost_case vector
+}
+
+# the top-level "Reserved" ranges of /proc/iomem: START END (hex)
+uhost_reserved() { sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : Reserved$/\1 \2/p' /proc/iomem; }
+
+# the start of the last reserved range (not memmap's) that ends below the
+# end of RAM: firmware's memory, which the guest kernel never hands out
+uhost_bios_range() {
+	ram_end=$(sed -n 's/^[0-9a-f]*-\([0-9a-f]*\) : System RAM$/\1/p' /proc/iomem | tail -1)
+	uhost_reserved | while read -r start end; do
+		[ "$start" != 40000000 ] && [ $((0x$end)) -lt $((0x$ram_end)) ] && echo "$start"
+	done | tail -1
+}
+
+# Aim PRPs and queue bases at memory that is not host RAM: the device's
+# own BAR0, its storage (1 MiB into the memmap reservation at 1 GiB) and a
+# firmware range below the end of RAM. Each on a fresh device.
+test_uhost_bad_prp() {
+	uhost_load || return 1
+	bar=$(head -1 "$UHOST_SYS/resource" | cut -d' ' -f1)
+	memmap=$(uhost_reserved | awk '$1 == "40000000" { print $1 }')
+	bios=$(uhost_bios_range)
+	echo "bad_prp: BAR0 $bar, memmap at 0x$memmap, firmware range at 0x$bios"
+	check "memmap reservation found" [ -n "$memmap" ] || return 1
+	check "firmware range found" [ -n "$bios" ] || return 1
+	uhost_case bad-prp --addr "$bar"
+	rmmod nvmev
+	for a in $((0x$memmap + 0x100000)) $((0x$bios)); do
+		uhost_load || return 1
+		uhost_case bad-prp --addr "$a"
+		rmmod nvmev
+	done
+}
+
+# slow modelled time: a 4 KiB read takes tens of ms
+test_uhost_delete_sq_inflight() {
+	uhost_load time_scale=1000 || return 1
+	uhost_case delete-sq-inflight
+}
+
+test_uhost_cq_full() {
+	uhost_load || return 1
+	uhost_case cq-full
+}
+
+test_uhost_cq_full_shared() {
+	uhost_load || return 1
+	uhost_case cq-full-shared
+}
+
+test_uhost_cc_toggle() {
+	uhost_load || return 1
+	uhost_case cc-toggle
+}
+
+test_uhost_cc_bad() {
+	uhost_load || return 1
+	uhost_case cc-bad
+}
+
+test_uhost_numq_after_create() {
+	uhost_load || return 1
+	uhost_case numq-after-create
+}
+
+test_uhost_bme() {
+	uhost_load || return 1
+	uhost_case bme
+}
+
+# the kernel's reset of the function while uio owns it, between two runs
+test_uhost_flr() {
+	uhost_load || return 1
+	echo "flr: reset_method: $(cat "$UHOST_SYS/reset_method" 2>/dev/null || echo none)"
+	uhost_case flr --phase before || return 1
+	check "reset" sh -c "echo 1 >$UHOST_SYS/reset"
+	uhost_case flr --phase after
+}
+
+test_uhost_shutdown() {
+	uhost_load || return 1
+	uhost_case shutdown
+	check "rmmod with uio bound" unload_nvmev
+}
+
+# also across a reload: what the nvme driver wrote before must be gone
+test_uhost_zero_read() {
+	uhost_load || return 1
+	lbs=$(cat /sys/block/nvme0n1/queue/logical_block_size)
+	check "pattern" dd if=/dev/urandom of=/tmp/pattern bs=4096 count=1
+	check "write it with the nvme driver" dd if=/tmp/pattern of=/dev/nvme0n1 bs=4096 seek=2048 \
+		count=1 oflag=direct conv=fsync
+	check "read it back" dd if=/dev/nvme0n1 of=/tmp/back bs=4096 skip=2048 count=1 iflag=direct
+	check "it is there" cmp /tmp/pattern /tmp/back
+	check "rmmod" unload_nvmev || return 1
+	uhost_load || return 1
+	uhost_case zero-read --lba $((2048 * 4096 / lbs))
+}
+
+test_uhost_dsm_big() {
+	uhost_load capacity_mib=64 || return 1
+	uhost_case dsm-big
+}
