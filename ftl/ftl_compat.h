@@ -108,6 +108,8 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memcpy memcpy
 /* format checking of ftl_printf() functions is done by the kernel build */
 #define ftl_printf(a, b)
+/* the kernel's name for the statement attribute */
+#define fallthrough __attribute__((__fallthrough__))
 
 static inline u64 ftl_le64_to_cpu(u64 v)
 {
