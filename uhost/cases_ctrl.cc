@@ -133,7 +133,7 @@ void case_zero_read(CaseContext& c) {
   IoQueuePair q(k, 1, 16);
   const uint32_t per = lbas_per_block(k), blocks = 4;
   const uint64_t nblocks = k.info().nsze / per;
-  DmaBuf buf = c.pool.alloc(blocks * kVerifyBlock), ranges = c.pool.alloc(kPageBytes);
+  DmaBuf buf = c.pool.alloc(blocks * kVerifyBlock);
   auto read_zero = [&](uint64_t block, const std::string& what) {
     std::memset(buf.data(), 0xee, buf.size());
     Cqe e = q.read(block * per, blocks * per, buf.data());
@@ -154,20 +154,13 @@ void case_zero_read(CaseContext& c) {
 
   const uint64_t d = nblocks / 4;
   write_pattern(d);
-  uint32_t range[4] = {0, blocks * per, uint32_t(d * per), uint32_t((d * per) >> 32)};
-  std::memcpy(ranges.data(), range, sizeof(range));
-  Sqe dsm;
-  dsm.set_opcode(io::DSM);
-  dsm.dw[1] = 1;
-  dsm.dw[10] = 0;  // one range
-  dsm.dw[11] = io::DSM_AD;
-  x.expect_status(q.run(dsm, ranges.data(), io::DSM_RANGE_BYTES), status::SUCCESS, "Deallocate");
+  x.expect_status(q.deallocate(d * per, blocks * per), status::SUCCESS, "Deallocate");
   read_zero(d, "deallocated blocks");
 
   const uint64_t z = nblocks / 4 + 64;
   write_pattern(z);
-  Sqe wz = rw_sqe(io::WRITE_ZEROES, 1, z * per, blocks * per);
-  x.expect_status(q.run(wz, nullptr, 0), status::SUCCESS, "Write Zeroes");
+  x.expect_status(q.write_zeroes(z * per, blocks * per), status::SUCCESS, "Write Zeroes");
+  x.expect_status(q.flush(), status::SUCCESS, "Flush");
   read_zero(z, "blocks after Write Zeroes");
   x.finish();
 }
@@ -261,14 +254,9 @@ void case_dsm_big(CaseContext& c) {
   DmaBuf ranges = c.pool.alloc(kPageBytes);
   for (uint32_t i = 0; i < nr; i++) {
     uint64_t slba = len < nsze ? (i * len) % (nsze - len + 1) : 0;
-    uint32_t r[4] = {0, uint32_t(len), uint32_t(slba), uint32_t(slba >> 32)};
-    std::memcpy(ranges.data() + i * io::DSM_RANGE_BYTES, r, sizeof(r));
+    put_dsm_range(ranges.data(), i, slba, uint32_t(len));
   }
-  Sqe dsm;
-  dsm.set_opcode(io::DSM);
-  dsm.dw[1] = 1;
-  dsm.dw[10] = nr - 1;
-  dsm.dw[11] = io::DSM_AD;
+  Sqe dsm = dsm_sqe(1, nr, true);
   if (!big_command_beside_reads(c, x, "DSM of " + std::to_string(nr) + " ranges of " + std::to_string(len) + " LBAs",
                                 dsm, ranges.data(), nr * io::DSM_RANGE_BYTES)) {
     c.note("Write Zeroes skipped: the controller is stuck in the DSM");

@@ -189,4 +189,21 @@ Cqe IoQueuePair::write(uint64_t lba, uint32_t nlb, void* buf, int timeout_ms) {
              timeout_ms);
 }
 
+Cqe IoQueuePair::flush(int timeout_ms) {
+  Sqe s;
+  s.set_opcode(io::FLUSH);
+  s.dw[1] = 1;
+  return run(s, nullptr, 0, timeout_ms);
+}
+
+Cqe IoQueuePair::write_zeroes(uint64_t lba, uint32_t nlb, int timeout_ms) {
+  return run(rw_sqe(io::WRITE_ZEROES, 1, lba, nlb), nullptr, 0, timeout_ms);
+}
+
+Cqe IoQueuePair::deallocate(uint64_t lba, uint32_t nlb, int timeout_ms) {
+  DmaBuf ranges = ctrl_.pool().alloc(kPageBytes);
+  put_dsm_range(ranges.data(), 0, lba, nlb);
+  return run(dsm_sqe(1, 1, true), ranges.data(), io::DSM_RANGE_BYTES, timeout_ms);
+}
+
 }  // namespace uhost

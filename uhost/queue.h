@@ -97,6 +97,10 @@ class IoQueuePair {
   Cqe run(const Sqe& cmd, void* data, size_t len, int timeout_ms = 10000);
   Cqe read(uint64_t lba, uint32_t nlb, void* buf, int timeout_ms = 10000);
   Cqe write(uint64_t lba, uint32_t nlb, void* buf, int timeout_ms = 10000);
+  Cqe flush(int timeout_ms = 10000);
+  Cqe write_zeroes(uint64_t lba, uint32_t nlb, int timeout_ms = 10000);
+  // Dataset Management, deallocate: @nlb blocks from @lba
+  Cqe deallocate(uint64_t lba, uint32_t nlb, int timeout_ms = 10000);
 
   // After a controller reset: fresh zeroed rings, queues created again;
   // outstanding commands are forgotten. Returns how many were.

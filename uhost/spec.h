@@ -109,4 +109,21 @@ inline Sqe rw_sqe(uint8_t opcode, uint32_t nsid, uint64_t lba, uint32_t nlb) {
   return s;
 }
 
+// Dataset Management of @nr ranges (1..256) on namespace @nsid; the
+// ranges go in the data buffer (put_dsm_range), 16 bytes each.
+inline Sqe dsm_sqe(uint32_t nsid, uint32_t nr, bool deallocate) {
+  Sqe s;
+  s.set_opcode(io::DSM);
+  s.dw[1] = nsid;
+  s.dw[10] = nr - 1;
+  s.dw[11] = deallocate ? io::DSM_AD : 0;
+  return s;
+}
+
+// range @i of a DSM buffer: context attributes 0, @nlb blocks from @lba
+inline void put_dsm_range(void* buf, size_t i, uint64_t lba, uint32_t nlb) {
+  uint32_t r[4] = {0, nlb, uint32_t(lba), uint32_t(lba >> 32)};
+  std::memcpy(static_cast<uint8_t*>(buf) + i * io::DSM_RANGE_BYTES, r, sizeof(r));
+}
+
 }  // namespace uhost
