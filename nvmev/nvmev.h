@@ -69,6 +69,14 @@ struct nvmev_dev {
 	struct pci_ops pci_ops;
 	struct pci_sysdata sysdata;
 	u8 cfg_space[PCI_CFG_SPACE_EXP_SIZE];
+	/* cfg_space: the host's config cycles against the worker's FLR */
+	raw_spinlock_t cfg_lock;
+	bool flr_pending;		/* host set Initiate FLR; worker acts */
+	/* vectors raised while masked (worker only), mirrored in the PBA */
+	DECLARE_BITMAP(msix_pending, NVMEV_NR_VECTORS);
+	u32 nr_msix_pending;
+	struct resource *reservation;	/* the "Reserved" range memmap= made */
+	struct resource *claim;		/* all of it but BAR0, claimed busy */
 	void __iomem *bar;		/* BAR0 = first pages of memmap */
 	void *storage;
 	u64 storage_bytes;

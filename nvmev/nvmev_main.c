@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <asm/e820/api.h>
 
 #include "nvmev.h"
 
@@ -132,10 +133,108 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	return 0;
 }
 
-/* Refuse to touch RAM the kernel uses: the range must be reserved. */
-static int nvmev_check_reservation(struct nvmev_dev *dev)
+/* What the resource tree has in the range, for the refusal's one line. */
+struct nvmev_iomem_scan {
+	u64 at;				/* next address not yet seen */
+	u64 start, end;			/* the first thing wrong: [start, end] */
+	const char *what;
+	bool reserved;			/* a Reserved range was seen */
+};
+
+/* walk_iomem_res_desc(): the top-level resources, in address order */
+static int nvmev_scan_top(struct resource *res, void *arg)
+{
+	struct nvmev_iomem_scan *s = arg;
+
+	if (res->start > s->at) {
+		s->what = "a hole (no resource)";
+		s->start = s->at;
+		s->end = res->start - 1;
+		return 1;
+	}
+	if (res->desc == IORES_DESC_RESERVED && !s->reserved) {
+		s->reserved = true;
+		s->at = res->end + 1;
+		return 0;
+	}
+	s->what = s->reserved ? "a second resource" :
+				"a resource that is not Reserved";
+	s->start = res->start;
+	s->end = res->end;
+	return 1;
+}
+
+/* a resource some driver claimed (busy) */
+static int nvmev_scan_busy(struct resource *res, void *arg)
+{
+	struct nvmev_iomem_scan *s = arg;
+
+	s->what = "a range in use by a driver";
+	s->start = res->start;
+	s->end = res->end;
+	return 1;
+}
+
+/* what is wrong: the resource tree's view, else @what (or a claim) */
+static void nvmev_explain_reservation(struct nvmev_dev *dev, const char *what)
+{
+	u64 end = dev->memmap_start + dev->memmap_size - 1;
+	struct nvmev_iomem_scan s = { .at = dev->memmap_start };
+
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, dev->memmap_start,
+			    end, &s, nvmev_scan_top);
+	if (!s.what && s.at <= end) {
+		s.what = "a hole (no resource)";
+		s.start = s.at;
+		s.end = end;
+	}
+	if (!s.what)
+		walk_iomem_res_desc(IORES_DESC_NONE,
+				    IORESOURCE_MEM | IORESOURCE_BUSY,
+				    dev->memmap_start, end, &s, nvmev_scan_busy);
+	if (!s.what) {
+		s.what = what ?: "a range claimed inside the reservation";
+		s.start = dev->memmap_start;
+		s.end = end;
+	}
+	pr_err("memmap_start=%s memmap_size=%s is not (entirely) a memmap= reservation: %s at %#llx-%#llx (see /proc/iomem); boot with memmap=%s$%s\n",
+	       memmap_start, memmap_size, s.what, s.start, s.end, memmap_size,
+	       memmap_start);
+}
+
+/*
+ * memmap=SIZE$START turns RAM into "Reserved" in the kernel's E820 table;
+ * the firmware's own table still has it as RAM. A range the firmware
+ * reserved (or did not map) is not memory memmap= set aside.
+ */
+static bool nvmev_firmware_ram(u64 start, u64 size)
+{
+	static const enum e820_type not_ram[] = {
+		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
+		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
+		E820_TYPE_SOFT_RESERVED, E820_TYPE_RESERVED_KERN,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
+		if (e820__mapped_raw_any(start, start + size, not_ram[i]))
+			return false;
+	return e820__mapped_raw_any(start, start + size, E820_TYPE_RAM);
+}
+
+/*
+ * Refuse to touch memory that is not ours: the whole range must lie in one
+ * "Reserved" resource (what memmap=SIZE$START makes) with nothing else
+ * claimed inside it, and be RAM to the firmware. It is claimed for the
+ * module at once: everything after BAR0 busy here (dev->claim), BAR0's
+ * 16 KiB by nvmev_pci_create() as the PCI function's BAR (the nvme driver
+ * requests that; it could not below a busy parent).
+ */
+static int nvmev_claim_reservation(struct nvmev_dev *dev)
 {
 	u64 start = dev->memmap_start, size = dev->memmap_size;
+	struct resource *claim, *bar = NULL;
+	const char *what = NULL;
 
 	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
@@ -143,13 +242,46 @@ static int nvmev_check_reservation(struct nvmev_dev *dev)
 		       memmap_start, memmap_size, memmap_size, memmap_start);
 		return -EINVAL;
 	}
-	if (region_intersects(start, size, IORESOURCE_MEM,
-			      IORES_DESC_RESERVED) != REGION_INTERSECTS) {
-		pr_err("memmap_start=%s memmap_size=%s is not (entirely) a memmap= reservation\n",
-		       memmap_start, memmap_size);
-		return -EINVAL;
+	/*
+	 * request_mem_region() succeeds only inside non-busy resources and
+	 * where nothing else is; its parent tells which resource that is.
+	 */
+	claim = request_mem_region(start + NVMEV_BAR_SIZE,
+				   size - NVMEV_BAR_SIZE, KBUILD_MODNAME);
+	if (!claim)
+		goto refuse;
+	if (claim->parent == &iomem_resource ||
+	    claim->parent->desc != IORES_DESC_RESERVED)
+		goto err_claim;
+	/* BAR0's part: free in the same reservation (nvmev_pci_create()) */
+	bar = request_mem_region(start, NVMEV_BAR_SIZE, KBUILD_MODNAME);
+	if (!bar || bar->parent != claim->parent)
+		goto err_bar;
+	if (!nvmev_firmware_ram(start, size)) {
+		what = "firmware's reserved memory (memmap= reserves RAM)";
+		goto err_bar;
 	}
+	release_mem_region(start, NVMEV_BAR_SIZE);
+	dev->reservation = claim->parent;
+	dev->claim = claim;
 	return 0;
+
+err_bar:
+	if (bar)
+		release_mem_region(start, NVMEV_BAR_SIZE);
+err_claim:
+	release_mem_region(start + NVMEV_BAR_SIZE, size - NVMEV_BAR_SIZE);
+refuse:
+	nvmev_explain_reservation(dev, what);
+	return -EINVAL;
+}
+
+static void nvmev_release_reservation(struct nvmev_dev *dev)
+{
+	release_mem_region(dev->memmap_start + NVMEV_BAR_SIZE,
+			   dev->memmap_size - NVMEV_BAR_SIZE);
+	dev->claim = NULL;
+	dev->reservation = NULL;
 }
 
 static int nvmev_create_model(struct nvmev_dev *dev)
@@ -195,12 +327,12 @@ static int __init nvmev_init(void)
 	ret = nvmev_check_params(dev);
 	if (ret)
 		goto err_free;
-	ret = nvmev_check_reservation(dev);
+	ret = nvmev_claim_reservation(dev);
 	if (ret)
 		goto err_free;
 	ret = nvmev_create_model(dev);
 	if (ret)
-		goto err_free;
+		goto err_claim;
 
 	/*
 	 * The register page is mapped uncached like the host driver maps its
@@ -252,6 +384,8 @@ err_bar:
 	iounmap(dev->bar);
 err_model:
 	ftl_destroy(dev->ftl);
+err_claim:
+	nvmev_release_reservation(dev);
 err_free:
 	kfree(dev);
 	return ret;
@@ -274,6 +408,7 @@ static void __exit nvmev_exit(void)
 	memunmap(dev->storage);
 	iounmap(dev->bar);
 	ftl_destroy(dev->ftl);
+	nvmev_release_reservation(dev);
 	kfree(dev);
 }
 

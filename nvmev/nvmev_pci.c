@@ -8,7 +8,15 @@
  *
  * Interrupts: the host programs MSI-X as usual; the device raises vector
  * N by retriggering the Linux irq the MSI core allocated for it, which on
- * x86 (with interrupt remapping off) sends that vector to its CPU.
+ * x86 (with interrupt remapping off) sends that vector to its CPU. A vector
+ * raised while masked (or while Bus Master Enable is off: an MSI-X message
+ * is a memory write) is kept pending in the PBA and sent on unmask.
+ *
+ * Function Level Reset: the host's config write only flags it (it runs
+ * under the PCI config lock); the worker carries it out in its next pass,
+ * and until then the function answers config reads with all ones, the way
+ * a function still in reset does, so the host's post-FLR wait lasts until
+ * it is done.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +31,10 @@
 #define NVMEV_CAP_PM		0x40
 #define NVMEV_CAP_MSIX		0x50
 #define NVMEV_CAP_EXP		0x60
+/* DEVCTL after reset (PCIe r5.0 7.5.3.4) */
+#define NVMEV_DEVCTL_DEFAULT	(PCI_EXP_DEVCTL_RELAX_EN | \
+				 PCI_EXP_DEVCTL_NOSNOOP_EN | \
+				 PCI_EXP_DEVCTL_READRQ_512B)
 
 static void cfg_w8(struct nvmev_dev *dev, int off, u8 v)
 {
@@ -77,6 +89,7 @@ static void nvmev_cfg_init(struct nvmev_dev *dev)
 	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_FLAGS,
 		2 | (PCI_EXP_TYPE_ENDPOINT << 4));
 	cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR | 1);
+	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCTL, NVMEV_DEVCTL_DEFAULT);
 	cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_LNKCAP, (4 << 4) | 3); /* x4 Gen3 */
 	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_LNKSTA, (4 << 4) | 3);
 }
@@ -117,10 +130,18 @@ static int nvmev_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 			  int size, u32 *val)
 {
 	struct nvmev_dev *dev = bus_to_dev(bus);
+	unsigned long flags;
 
 	if (devfn != 0 || where < 0 || where + size > sizeof(dev->cfg_space)) {
 		*val = ~0u;
 		return PCIBIOS_DEVICE_NOT_FOUND;
+	}
+	raw_spin_lock_irqsave(&dev->cfg_lock, flags);
+	if (dev->flr_pending) {
+		/* still in reset: the host's pci_dev_wait() keeps waiting */
+		*val = ~0u;
+		raw_spin_unlock_irqrestore(&dev->cfg_lock, flags);
+		return PCIBIOS_SUCCESSFUL;
 	}
 	switch (size) {
 	case 1:
@@ -133,6 +154,7 @@ static int nvmev_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 		*val = get_unaligned_le32(&dev->cfg_space[where]);
 		break;
 	}
+	raw_spin_unlock_irqrestore(&dev->cfg_lock, flags);
 	return PCIBIOS_SUCCESSFUL;
 }
 
@@ -142,42 +164,59 @@ static int nvmev_cfg_write(struct pci_bus *bus, unsigned int devfn,
 	struct nvmev_dev *dev = bus_to_dev(bus);
 	int dword = where & ~3, shift = (where & 3) * 8;
 	u32 mask, old, bytes_mask;
+	unsigned long flags;
 
 	if (devfn != 0 || where < 0 || where + size > sizeof(dev->cfg_space))
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	bytes_mask = size == 4 ? ~0u : ((1u << (size * 8)) - 1) << shift;
 	mask = nvmev_cfg_wmask(dword) & bytes_mask;
-	old = get_unaligned_le32(&dev->cfg_space[dword]);
-	put_unaligned_le32((old & ~mask) | ((val << shift) & mask),
-			   &dev->cfg_space[dword]);
+	raw_spin_lock_irqsave(&dev->cfg_lock, flags);
+	if (!dev->flr_pending) {	/* a function in reset drops writes */
+		old = get_unaligned_le32(&dev->cfg_space[dword]);
+		put_unaligned_le32((old & ~mask) | ((val << shift) & mask),
+				   &dev->cfg_space[dword]);
+		/* Initiate FLR: the worker resets the function */
+		if (dword == NVMEV_CAP_EXP + PCI_EXP_DEVCTL &&
+		    (val << shift) & bytes_mask & PCI_EXP_DEVCTL_BCR_FLR)
+			WRITE_ONCE(dev->flr_pending, true);
+	}
+	raw_spin_unlock_irqrestore(&dev->cfg_lock, flags);
 	return PCIBIOS_SUCCESSFUL;
 }
 
-static bool nvmev_msix_masked(struct nvmev_dev *dev, u16 vector)
+static u16 nvmev_msix_flags(struct nvmev_dev *dev)
 {
-	u16 ctrl = get_unaligned_le16(&dev->cfg_space[NVMEV_CAP_MSIX +
-						       PCI_MSIX_FLAGS]);
-	u32 vctrl;
-
-	if (!(ctrl & PCI_MSIX_FLAGS_ENABLE) || (ctrl & PCI_MSIX_FLAGS_MASKALL))
-		return true;
-	vctrl = readl(dev->bar + NVMEV_MSIX_OFFSET +
-		      vector * PCI_MSIX_ENTRY_SIZE + PCI_MSIX_ENTRY_VECTOR_CTRL);
-	return vctrl & PCI_MSIX_ENTRY_CTRL_MASKBIT;
+	return get_unaligned_le16(&dev->cfg_space[NVMEV_CAP_MSIX +
+						  PCI_MSIX_FLAGS]);
 }
 
-/*
- * Raise MSI-X @vector. Returns quietly when the host has not set it up or
- * masks it: the completion is in the CQ and the host's next interrupt or
- * poll finds it (NVMe allows this; a masked vector stays pending).
- */
-void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector)
+static void __iomem *nvmev_msix_entry(struct nvmev_dev *dev, u16 vector)
+{
+	return dev->bar + NVMEV_MSIX_OFFSET + vector * PCI_MSIX_ENTRY_SIZE;
+}
+
+/* The function's view: MSI-X on, function not masked, DMA allowed. */
+static bool nvmev_msix_may_send(struct nvmev_dev *dev, u16 flags)
+{
+	return !(flags & PCI_MSIX_FLAGS_MASKALL) && nvmev_pci_bus_master(dev);
+}
+
+static bool nvmev_msix_vector_masked(struct nvmev_dev *dev, u16 vector)
+{
+	return readl(nvmev_msix_entry(dev, vector) +
+		     PCI_MSIX_ENTRY_VECTOR_CTRL) & PCI_MSIX_ENTRY_CTRL_MASKBIT;
+}
+
+static void __iomem *nvmev_pba_word(struct nvmev_dev *dev, u16 vector)
+{
+	return dev->bar + NVMEV_PBA_OFFSET + (vector / 32) * 4;
+}
+
+static void nvmev_msix_send(struct nvmev_dev *dev, u16 vector)
 {
 	struct irq_data *d;
 	unsigned int virq;
 
-	if (vector >= NVMEV_MAX_QUEUES || nvmev_msix_masked(dev, vector))
-		return;
 	virq = msi_get_virq(&dev->pdev->dev, vector);
 	if (!virq)
 		return;
@@ -186,15 +225,125 @@ void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector)
 		d->chip->irq_retrigger(d);
 }
 
+/* The table's reset state: every vector masked, no address, no data. */
+static void nvmev_msix_reset(struct nvmev_dev *dev)
+{
+	u16 v;
+
+	for (v = 0; v < NVMEV_NR_VECTORS; v++) {
+		void __iomem *e = nvmev_msix_entry(dev, v);
+
+		writel(0, e + PCI_MSIX_ENTRY_LOWER_ADDR);
+		writel(0, e + PCI_MSIX_ENTRY_UPPER_ADDR);
+		writel(0, e + PCI_MSIX_ENTRY_DATA);
+		writel(PCI_MSIX_ENTRY_CTRL_MASKBIT,
+		       e + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	}
+	for (v = 0; v < NVMEV_NR_VECTORS; v += 32)
+		writel(0, nvmev_pba_word(dev, v));
+	bitmap_zero(dev->msix_pending, NVMEV_NR_VECTORS);
+	dev->nr_msix_pending = 0;
+}
+
+static void nvmev_msix_clear_pending(struct nvmev_dev *dev, u16 vector)
+{
+	void __iomem *pba = nvmev_pba_word(dev, vector);
+
+	__clear_bit(vector, dev->msix_pending);
+	dev->nr_msix_pending--;
+	writel(readl(pba) & ~BIT(vector % 32), pba);
+}
+
+/*
+ * Raise MSI-X @vector. Without MSI-X enabled there is nothing to raise
+ * (the function has no INTx): the completion is in the CQ for the host's
+ * next poll. Masked, or with Bus Master Enable off, the vector is kept
+ * pending (its PBA bit) and nvmev_pci_poll() sends it when allowed.
+ */
+void nvmev_pci_signal(struct nvmev_dev *dev, u16 vector)
+{
+	u16 flags = nvmev_msix_flags(dev);
+	void __iomem *pba;
+
+	if (vector >= NVMEV_NR_VECTORS || !(flags & PCI_MSIX_FLAGS_ENABLE))
+		return;
+	if (nvmev_msix_may_send(dev, flags) &&
+	    !nvmev_msix_vector_masked(dev, vector)) {
+		nvmev_msix_send(dev, vector);
+		return;
+	}
+	if (__test_and_set_bit(vector, dev->msix_pending))
+		return;
+	dev->nr_msix_pending++;
+	pba = nvmev_pba_word(dev, vector);
+	writel(readl(pba) | BIT(vector % 32), pba);
+}
+
 bool nvmev_pci_bus_master(struct nvmev_dev *dev)
 {
 	return get_unaligned_le16(&dev->cfg_space[PCI_COMMAND]) &
 	       PCI_COMMAND_MASTER;
 }
 
+/* Send the pending vectors the host has unmasked; true if any. */
+static bool nvmev_msix_deliver(struct nvmev_dev *dev)
+{
+	u16 flags = nvmev_msix_flags(dev);
+	bool sent = false;
+	unsigned int v;
+
+	if (!(flags & PCI_MSIX_FLAGS_ENABLE)) {
+		/* the host freed its vectors: nothing to deliver to */
+		for_each_set_bit(v, dev->msix_pending, NVMEV_NR_VECTORS)
+			nvmev_msix_clear_pending(dev, v);
+		return false;
+	}
+	if (!nvmev_msix_may_send(dev, flags))
+		return false;
+	for_each_set_bit(v, dev->msix_pending, NVMEV_NR_VECTORS) {
+		if (nvmev_msix_vector_masked(dev, v))
+			continue;
+		nvmev_msix_clear_pending(dev, v);
+		nvmev_msix_send(dev, v);
+		sent = true;
+	}
+	return sent;
+}
+
+/*
+ * Function Level Reset, in the worker: the controller as after power-on
+ * (nvmev_ctrl_flr()), the MSI-X table and PBA, and the config registers
+ * an FLR resets. BAR0 keeps its address: the BAR cannot move, and the
+ * host's pci_restore_state() writes it back anyway.
+ */
+static void nvmev_pci_flr(struct nvmev_dev *dev)
+{
+	unsigned long flags;
+
+	nvmev_ctrl_flr(&dev->ctrl);
+	nvmev_msix_reset(dev);
+	raw_spin_lock_irqsave(&dev->cfg_lock, flags);
+	cfg_w16(dev, PCI_COMMAND, 0);
+	cfg_w16(dev, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+	cfg_w16(dev, NVMEV_CAP_MSIX + PCI_MSIX_FLAGS, NVMEV_NR_VECTORS - 1);
+	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCTL, NVMEV_DEVCTL_DEFAULT);
+	dev->flr_pending = false;
+	raw_spin_unlock_irqrestore(&dev->cfg_lock, flags);
+	pr_info("function level reset done\n");
+}
+
 bool nvmev_pci_poll(struct nvmev_dev *dev)
 {
-	return false;
+	bool work = false;
+
+	if (unlikely(READ_ONCE(dev->flr_pending))) {
+		nvmev_pci_flr(dev);
+		work = true;
+	}
+	if (likely(!dev->nr_msix_pending))
+		return work;
+	return nvmev_msix_deliver(dev) || work;
 }
 
 /*
@@ -218,7 +367,9 @@ int nvmev_pci_create(struct nvmev_dev *dev)
 	int domain = dev->sysdata.domain;
 	int ret;
 
+	raw_spin_lock_init(&dev->cfg_lock);
 	nvmev_cfg_init(dev);
+	nvmev_msix_reset(dev);
 	dev->pci_ops.read = nvmev_cfg_read;
 	dev->pci_ops.write = nvmev_cfg_write;
 	dev->sysdata.node = NUMA_NO_NODE;
@@ -236,14 +387,22 @@ int nvmev_pci_create(struct nvmev_dev *dev)
 		goto err_bus;
 	}
 	/*
-	 * The BAR lies inside the "Reserved" range memmap= created; nest it
-	 * there so the driver's request_mem_region() and our teardown see a
-	 * properly claimed resource.
+	 * The BAR lies inside the "Reserved" range memmap= created, where the
+	 * load check found its 16 KiB free (dev->claim holds the rest); nest
+	 * it there so the driver's request_mem_region() and our teardown see
+	 * a properly claimed resource. The PCI core releases it when the
+	 * function is removed.
 	 */
 	res = &dev->pdev->resource[0];
 	ret = insert_resource(&iomem_resource, res);
 	if (ret) {
 		pr_err("BAR0 %pR conflicts with another resource\n", res);
+		goto err_put;
+	}
+	if (res->parent != dev->reservation || res->child) {
+		pr_err("BAR0 %pR is no longer free in the reservation\n", res);
+		release_resource(res);
+		ret = -EBUSY;
 		goto err_put;
 	}
 	pci_bus_add_devices(dev->bus);

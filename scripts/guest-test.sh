@@ -21,6 +21,9 @@
 # sits at 1 GiB and must end below the 3 GiB where QEMU's PCI hole starts);
 # the guest gets that much RAM more than 1.5 GiB. The experiments' paper
 # scale needs it: SQLITE_ROWS=10000 writes ~1.5 GiB (GUEST_DRIVE_MIB=2048).
+# GUEST_MACHINE=q35 boots QEMU's q35 machine (PCIe, an ECAM window)
+# instead of the default i440fx. The guest kernel gets iomem=relaxed: the
+# PCI tests read and write BAR0 through /dev/mem with the nvme driver bound.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
@@ -33,6 +36,12 @@ if ! [[ $drive_mib =~ ^[1-9][0-9]{1,3}$ ]] || [ "$drive_mib" -lt 64 ] || [ "$dri
 	echo "guest-test: GUEST_DRIVE_MIB=$drive_mib is not a drive size in MiB (64..2048)" >&2
 	exit 2
 fi
+machine=()
+case ${GUEST_MACHINE:-} in
+'') ;;
+q35 | pc) machine=(-M "$GUEST_MACHINE") ;;
+*) echo "guest-test: GUEST_MACHINE=$GUEST_MACHINE is not q35 or pc" >&2; exit 2 ;;
+esac
 mkdir -p "$build"
 
 if [ -n "${KERNEL_TREE:-}" ]; then
@@ -75,10 +84,10 @@ if [ "${GUEST_PIN_VCPUS:-0}" = 1 ]; then
 	pin=(taskset -c 0)
 fi
 status=0
-"${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on \
+"${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=${drive_mib}M\$1G intremap=off panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 memmap=${drive_mib}M\$1G intremap=off iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then

@@ -1,0 +1,313 @@
+#!/bin/sh
+# Guest tests of the PCI side of nvmev.ko (busybox sh, sourced by
+# tests.sh): Function Level Reset, Bus Master Enable, MSI-X masking and
+# pending bits, unloading after the host let go of the function, and the
+# load-time claim of the memmap= reservation.
+
+PCI_BDF=7e00:00:00.0
+PCIDEV=/sys/bus/pci/devices/$PCI_BDF
+NVME_DRV=/sys/bus/pci/drivers/nvme
+
+# bytes SIZE: a memparse-style size (512M, 1G, 0x40000000) as a number
+bytes() {
+	case $1 in
+	*G) echo $((${1%G} << 30)) ;;
+	*M) echo $((${1%M} << 20)) ;;
+	*K) echo $((${1%K} << 10)) ;;
+	*) echo $(($1)) ;;
+	esac
+}
+# BAR0: the first 16 KiB of the reservation (lib.sh read it from the
+# kernel command line into NVMEV_MEM)
+NVMEV_BAR=${NVMEV_MEM%% *}
+NVMEV_BAR=$(bytes "${NVMEV_BAR#memmap_start=}")
+hex() { printf '0x%x' "$1"; }
+
+# bar32 OFFSET [VALUE]: read (or write) a register dword of BAR0 through
+# /dev/mem; with the nvme driver bound this needs iomem=relaxed, which
+# scripts/guest-test.sh passes
+bar32() {
+	if [ $# -eq 2 ]; then
+		devmem "$(hex $((NVMEV_BAR + $1)))" 32 "$2"
+	else
+		echo $(($(devmem "$(hex $((NVMEV_BAR + $1)))" 32)))
+	fi
+}
+
+# cfg16 OFFSET [VALUE]: read (or write) a config space word through sysfs
+cfg16() {
+	if [ $# -eq 2 ]; then
+		# shellcheck disable=SC2059 # the format is the two bytes
+		printf "\\$(printf %o $(($2 & 0xff)))\\$(printf %o $(($2 >> 8 & 0xff)))" |
+			dd of="$PCIDEV/config" bs=2 seek=$(($1 / 2)) count=1 conv=notrunc 2>/dev/null
+	else
+		dd if="$PCIDEV/config" bs=2 skip=$(($1 / 2)) count=1 2>/dev/null | od -An -tu2 | tr -d ' '
+	fi
+}
+
+# wait_nvme: the namespace block device is back (after a reset or bind)
+wait_nvme() {
+	i=0
+	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	# and answers I/O
+	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+}
+
+# count_of PATTERN: how many kernel messages match
+count_of() { dmesg | grep -c "$1"; }
+
+# A Function Level Reset (the Initiate FLR bit of DEVCTL) resets the
+# function: with the nvme driver bound (its reset_prepare/reset_done
+# path) the device comes back with its data and the driver re-initialised;
+# with the driver unbound the controller registers, the MSI-X table and
+# the config registers are back at their reset values.
+test_pci_flr() {
+	check "insmod" load_nvmev || return 1
+	dd if=/dev/urandom of=/tmp/pattern bs=1M count=1 2>/dev/null
+	check "write" dd if=/tmp/pattern of=/dev/nvme0n1 bs=1M seek=3 oflag=direct
+	inits=$(count_of 'default/read/poll queues')
+	flrs=$(count_of 'nvmev: function level reset done')
+	check "FLR, driver bound" sh -c "echo 1 >$PCIDEV/reset"
+	check "the device did the FLR" [ "$(count_of 'nvmev: function level reset done')" -gt "$flrs" ]
+	check "nvme driver re-initialised" [ "$(count_of 'default/read/poll queues')" -gt "$inits" ]
+	check "namespace back" wait_nvme
+	check "data kept" sh -c "dd if=/dev/nvme0n1 bs=1M skip=3 count=1 iflag=direct 2>/dev/null |
+		cmp - /tmp/pattern"
+	check "I/O after FLR" fio --name=flr --filename=/dev/nvme0n1 --offset=16M --size=8M --bs=16k \
+		--rw=randwrite --ioengine=libaio --iodepth=8 --direct=1 --verify=crc32c \
+		--verify_fatal=1 --output=/tmp/flr.out
+	# unbound (the driver's removal shut the controller down: CC.SHN)
+	check "unbind" sh -c "echo $PCI_BDF >$NVME_DRV/unbind"
+	cc=$(bar32 0x14)
+	echo "pci_flr: driver unbound: CC=$(hex "$cc") CSTS=$(hex "$(bar32 0x1c)")" \
+		"MSI-X entry 0 address $(hex "$(bar32 0x2000)")"
+	check "CC set before the FLR" [ "$cc" != 0 ]
+	flrs=$(count_of 'nvmev: function level reset done')
+	check "FLR, driver unbound" sh -c "echo 1 >$PCIDEV/reset"
+	check "the device did the FLR (unbound)" \
+		[ "$(count_of 'nvmev: function level reset done')" -gt "$flrs" ]
+	cc=$(bar32 0x14)
+	csts=$(bar32 0x1c)
+	echo "pci_flr: after FLR: CC=$(hex "$cc") CSTS=$(hex "$csts")" \
+		"MSI-X entry 0 address $(hex "$(bar32 0x2000)") control $(hex "$(bar32 0x200c)")"
+	check "CC reset" [ "$cc" = 0 ]
+	check "CSTS reset (not ready)" [ "$csts" = 0 ]
+	check "MSI-X entry 0 reset" [ "$(bar32 0x2000)" = 0 ] && check "masked" [ "$(bar32 0x200c)" = 1 ]
+	check "bind" sh -c "echo $PCI_BDF >$NVME_DRV/bind"
+	check "namespace after bind" wait_nvme
+	check "data kept after bind" sh -c "dd if=/dev/nvme0n1 bs=1M skip=3 count=1 iflag=direct \
+		2>/dev/null | cmp - /tmp/pattern"
+	check "rmmod" unload_nvmev
+}
+
+# Bus Master Enable off stops the device's DMA: with QD1 reads running,
+# no completion is posted while it is off (2 s, well below the nvme
+# driver's 30 s timeout); back on, I/O resumes and fio sees no error.
+test_pci_bme() {
+	check "insmod" load_nvmev || return 1
+	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
+	fio --name=bme --filename=/dev/nvme0n1 --size=8M --bs=4k --rw=randread \
+		--ioengine=pvsync2 --direct=1 --runtime=8 --time_based --output=/tmp/bme.out &
+	fio_pid=$!
+	sleep 2
+	cmd=$(cfg16 4)
+	check "BME on" [ $((cmd & 4)) = 4 ]
+	check "BME off" cfg16 4 $((cmd & ~4))
+	sleep 0.3	# what the worker had in hand when it went off
+	p0=$(value posted "$DBG/stats")
+	sleep 2
+	p1=$(value posted "$DBG/stats")
+	check "BME on again" cfg16 4 "$cmd"
+	echo "pci_bme: posted $p0 -> $p1 with Bus Master Enable off"
+	check "no completion while off" [ "$p1" = "$p0" ]
+	check "fio completes" wait $fio_pid
+	check "no fio errors" grep -q "err= 0" /tmp/bme.out
+	check "I/O resumed" [ "$(value posted "$DBG/stats")" -gt "$p1" ]
+	grep -E "READ:" /tmp/bme.out | sed 's/^ */pci_bme: /'
+	check "rmmod" unload_nvmev
+}
+
+# QD1 interrupt-driven reads while a loop moves the nvme IRQs between
+# CPUs as fast as it can (x86 masks a vector while it moves it): no I/O
+# may wait for the nvme timeout. The I/O queues' IRQs are managed (the
+# kernel refuses to move them, EIO); the admin queue's is not, and
+# admin commands run beside fio.
+test_pci_irq_moves() {
+	check "insmod" load_nvmev || return 1
+	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
+	dmesg -c >/dev/null
+	irqs=$(sed -n 's/^ *\([0-9]*\):.*nvme0q.*/\1/p' /proc/interrupts | tr '\n' ' ')
+	fio --name=irqmove --filename=/dev/nvme0n1 --size=8M --bs=4k --rw=randread \
+		--ioengine=pvsync2 --direct=1 --runtime=10 --time_based \
+		--output-format=terse --terse-version=3 --output=/tmp/irq.out &
+	fio_pid=$!
+	(while kill -0 $fio_pid 2>/dev/null; do nvme id-ctrl /dev/nvme0 >/dev/null; done) &
+	admin_pid=$!
+	ncpu=$(grep -c '^processor' /proc/cpuinfo)
+	moves=0
+	refused=0
+	m=1
+	while kill -0 $fio_pid 2>/dev/null; do
+		for n in $irqs; do
+			if printf '%x\n' $m >"/proc/irq/$n/smp_affinity" 2>/dev/null; then
+				moves=$((moves + 1))
+			else
+				refused=$((refused + 1))
+			fi
+		done
+		m=$((m * 2))
+		[ $m -ge $((1 << ncpu)) ] && m=1
+	done
+	check "fio" wait $fio_pid
+	wait $admin_pid
+	# terse v3: 5 = error, 15 = read clat max (us)
+	err=$(cut -d';' -f5 /tmp/irq.out)
+	clat_max=$(cut -d';' -f15 /tmp/irq.out)
+	echo "pci_irq_moves: $moves affinity changes ($refused refused: managed), IRQs $irqs," \
+		"read clat max ${clat_max} us, fio error $err"
+	check "some IRQ moved" [ "$moves" -gt 0 ]
+	check "fio without error" [ "$err" = 0 ]
+	check "no read took 1 s" [ "${clat_max%.*}" -lt 1000000 ]
+	check "no nvme timeout" sh -c '! dmesg | grep -i timeout'
+	check "rmmod" unload_nvmev
+}
+
+# The direct check: mask an I/O queue's MSI-X vector in the table (as the
+# host does while it moves an IRQ), issue a read on that queue: the
+# interrupt waits in the PBA, and unmasking sends it; nothing waits for
+# the nvme driver's 30 s timeout.
+test_pci_msix_pending() {
+	check "/dev/mem may map BAR0 (iomem=relaxed)" grep -q 'iomem=relaxed' /proc/cmdline || return 1
+	check "insmod" load_nvmev || return 1
+	dmesg -c >/dev/null
+	# hctx 0 is I/O queue 1, MSI-X vector 1 (the admin queue has 0)
+	cpu=$(sed 's/[^0-9].*//' /sys/block/nvme0n1/mq/0/cpu_list)
+	v=1
+	vctrl=$((0x2000 + v * 16 + 12))
+	check "vector $v unmasked" [ $(($(bar32 $vctrl) & 1)) = 0 ]
+	check "mask vector $v" bar32 $vctrl 1
+	taskset -c "$cpu" dd if=/dev/nvme0n1 of=/dev/null bs=4k count=1 skip=77 iflag=direct \
+		2>/dev/null &
+	dd_pid=$!
+	sleep 1
+	pba=$(bar32 0x3000)
+	echo "pci_msix_pending: read on CPU $cpu, vector $v masked: PBA $(hex "$pba")"
+	check "the read waits while masked" kill -0 $dd_pid
+	check "PBA bit $v set" [ $((pba >> v & 1)) = 1 ]
+	check "unmask" bar32 $vctrl 0
+	sleep 1
+	check "the read completed on unmask" sh -c "! kill -0 $dd_pid 2>/dev/null"
+	check "PBA bit $v cleared" [ $(($(bar32 0x3000) >> v & 1)) = 0 ]
+	wait $dd_pid	# without the fix: after the nvme timeout
+	check "no nvme timeout" sh -c '! dmesg | grep -i timeout'
+	check "rmmod" unload_nvmev
+}
+
+# Unloading after the host let go of the function: a controller reset
+# and a sysfs removal, then rmmod; the driver's unbind (CC.SHN), then
+# rmmod. PCI_UNLOAD_CYCLES (default 10) times each, no kernel report.
+test_pci_unload() {
+	n=${PCI_UNLOAD_CYCLES:-10}
+	cycle=0
+	while [ $cycle -lt "$n" ]; do
+		check "insmod $cycle" load_nvmev || return 1
+		check "nvme reset $cycle" nvme reset /dev/nvme0
+		check "I/O after reset $cycle" wait_nvme
+		check "remove $cycle" sh -c "echo 1 >$PCIDEV/remove"
+		check "function gone $cycle" [ ! -e $PCIDEV ]
+		check "rmmod after remove $cycle" rmmod nvmev || return 1
+		check "insmod $cycle (unbind)" load_nvmev || return 1
+		check "I/O $cycle" dd if=/dev/zero of=/dev/nvme0n1 bs=64k count=16 oflag=direct
+		check "unbind $cycle" sh -c "echo $PCI_BDF >$NVME_DRV/unbind"
+		check "rmmod after unbind $cycle" rmmod nvmev || return 1
+		check "no device $cycle" [ ! -e /dev/nvme0 ] && check "no module" \
+			sh -c "! grep -q '^nvmev ' /proc/modules"
+		cycle=$((cycle + 1))
+	done
+	echo "pci_unload: $n cycles of reset+remove+rmmod and unbind+rmmod"
+}
+
+# iomem_top: the top-level ranges of /proc/iomem as "START END NAME"
+# (numbers), one a line
+iomem_top() {
+	grep -v '^ ' /proc/iomem | while IFS= read -r line; do
+		range=${line%% : *}
+		echo "$((0x${range%-*})) $((0x${range#*-})) ${line#* : }"
+	done
+}
+
+# free_at START SIZE: no top-level resource intersects [START, START+SIZE)
+free_at() {
+	iomem_top | while read -r s e _; do
+		[ "$s" -lt $(($1 + $2)) ] && [ "$e" -ge "$1" ] && return 1
+	done
+}
+
+# The load-time claim: the whole range lies in one "Reserved" resource
+# with nothing else in it, the module claims all of it while loaded and
+# nothing after; a hole, a firmware reserved range, a range that is only
+# partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
+# refused with one line saying what is there.
+test_pci_reservation() {
+	mib=$((1 << 20))
+	start=$NVMEV_BAR
+	end=$((start + NVMEV_DRIVE_MIB * mib - 1))
+	check "insmod" load_nvmev || return 1
+	grep -i -E "nvmev|$PCI_BDF|nvme" /proc/iomem | sed 's/^/pci_reservation: loaded: /'
+	# BAR0 (the function's, the nvme driver's under it) and the rest
+	bar_line=$(printf '%08x-%08x : %s' "$start" $((start + 0x3fff)) "$PCI_BDF")
+	rest_line=$(printf '%08x-%08x : nvmev' $((start + 0x4000)) "$end")
+	check "BAR0 claimed" grep -q "^ *$bar_line\$" /proc/iomem
+	check "the rest claimed" grep -q "^ *$rest_line\$" /proc/iomem
+	check "rmmod" unload_nvmev
+	check "nothing claimed after rmmod" sh -c "! grep -E 'nvmev|$PCI_BDF' /proc/iomem"
+	# a hole: the first 1 GiB-aligned free range above RAM
+	ram_end=$(iomem_top | awk '/System RAM/ { e = $2 } END { printf "%d", e }')
+	hole=$(((ram_end >> 30) + 1 << 30))
+	k=0
+	while ! free_at $hole $((16 * mib)) && [ $k -lt 64 ]; do
+		hole=$((hole + (1 << 30)))
+		k=$((k + 1))
+	done
+	echo "pci_reservation: a hole at $(hex $hole)"
+	check "hole refused" bad_insmod "is not (entirely) a memmap= reservation: a hole" \
+		memmap_start="$(hex $hole)" memmap_size=16M
+	dmesg | grep 'nvmev: memmap' | sed 's/^/pci_reservation: /'
+	# firmware's reserved ranges above 1 MiB: each refused (RAM next to
+	# one is refused by the System RAM check)
+	fw=0
+	iomem_top | grep ' Reserved$' >/tmp/fw_reserved
+	while read -r s e _; do
+		[ "$s" -eq "$start" ] && continue	# ours
+		[ "$s" -lt $mib ] && continue
+		s1=$((s / mib * mib))
+		size=$(((e + 1 - s1 + mib - 1) / mib))
+		[ "$size" -lt 2 ] && size=2
+		bad_insmod "\(is not (entirely) a memmap= reservation\|overlaps System RAM\)" \
+			memmap_start="$(hex $s1)" memmap_size="${size}M" ||
+			{ check "firmware Reserved $(hex "$s")-$(hex "$e") refused" false; continue; }
+		line=$(dmesg | grep 'nvmev: memmap')
+		echo "pci_reservation: $line"
+		case $line in *"is not (entirely)"*) fw=$((fw + 1)) ;; esac
+	done </tmp/fw_reserved
+	check "a firmware Reserved range refused by the reservation check" [ $fw -gt 0 ]
+	# only partly the reservation: its last MiB and one after it
+	check "partly reserved refused" bad_insmod "\(is not (entirely) a memmap= reservation\|overlaps System RAM\)" \
+		memmap_start="$(hex $((end + 1 - mib)))" memmap_size=2M
+	# the PCIe ECAM window (q35): Reserved, with the busy ECAM inside
+	ecam=$(grep -E 'PCI ECAM|PCI MMCONFIG' /proc/iomem | head -1 | sed 's/^ *\([0-9a-f]*\)-.*/\1/')
+	if [ -n "$ecam" ]; then
+		echo "pci_reservation: ECAM window at 0x$ecam"
+		grep -E 'PCI ECAM|PCI MMCONFIG' -B1 /proc/iomem | sed 's/^/pci_reservation: /'
+		check "ECAM refused" bad_insmod "is not (entirely) a memmap= reservation" \
+			memmap_start="0x$ecam" memmap_size=16M
+		dmesg | grep 'nvmev: memmap' | sed 's/^/pci_reservation: /'
+	else
+		echo "pci_reservation: no ECAM window on this machine (GUEST_MACHINE=q35 has one)"
+	fi
+	check "good insmod after the refusals" load_nvmev
+	check "rmmod" unload_nvmev
+}
