@@ -108,8 +108,13 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memcpy memcpy
 /* format checking of ftl_printf() functions is done by the kernel build */
 #define ftl_printf(a, b)
-/* the kernel's name for the statement attribute */
+/*
+ * the kernel's name for the statement attribute, in C only: a C++ header
+ * may use the word (CLI11's App::fallthrough())
+ */
+#ifndef __cplusplus
 #define fallthrough __attribute__((__fallthrough__))
+#endif
 
 static inline u64 ftl_le64_to_cpu(u64 v)
 {
