@@ -64,6 +64,16 @@ void verified_io(Controller& c, uint16_t qid, uint64_t lba, uint32_t blocks) {
   }
 }
 
+void expect_working(Expectations& x, Controller& c, const std::string& what, bool bring_up,
+                    uint16_t qid, uint64_t lba) {
+  try {
+    if (bring_up) c.bring_up(kCaseQueues);
+    verified_io(c, qid, lba);
+  } catch (const std::exception& e) {
+    x.expect(false, what + ": " + e.what());
+  }
+}
+
 uint32_t count_new(const CompletionQueue& cq, uint32_t max) {
   // entries from the head on whose phase says "new", without wrapping
   uint32_t n = 0;

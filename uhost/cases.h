@@ -60,6 +60,10 @@ uint32_t lbas_per_block(const Controller& c);
 // Write @blocks verify blocks at @lba through I/O queue @qid, read them
 // back and check them; throws CaseFail on any error.
 void verified_io(Controller& c, uint16_t qid, uint64_t lba, uint32_t blocks = 4);
+// The controller still works: (after bring_up() when @bring_up) verified
+// I/O on queue @qid; a failure becomes an expectation "@what: why".
+void expect_working(Expectations& x, Controller& c, const std::string& what, bool bring_up,
+                    uint16_t qid = 1, uint64_t lba = 0);
 // Poll @cq for new entries for @ms (without consuming them): how many.
 uint32_t count_new(const CompletionQueue& cq, uint32_t max);
 void sleep_ms(uint32_t ms);

@@ -35,19 +35,24 @@ void case_cc_toggle(CaseContext& c) {
   k.check(k.create_cq(1, old_cq.phys(), 16, false, 0), "Create I/O CQ 1");
   k.check(k.create_sq(1, old_sq.phys(), 16, 1), "Create I/O SQ 1");
 
-  uint32_t cc = k.cc();
-  k.new_admin_queues();
-  // back to back, so that a device that samples CC may never see EN=0:
-  // it must still notice the reset (and the new admin queues)
-  k.bar().write32(reg::CC, cc & ~cc::EN);
-  k.program_admin_queues();
-  k.write_cc(cc | cc::EN);
-  x.expect(k.wait_csts(csts::RDY, csts::RDY, k.timeout_ms()), "CSTS.RDY did not become 1 within CAP.TO");
+  // Several rounds: a device that samples CC can see EN=0 by luck in
+  // one round; it must get every round right.
   DmaBuf id = c.pool.alloc(kPageBytes);
-  try {
-    x.expect_status(k.identify(admin::CNS_CTRL, 0, id), status::SUCCESS, "Identify on the new admin queues");
-  } catch (const Timeout&) {
-    x.expect(false, "Identify on the new admin queues timed out");
+  const uint32_t cc = k.cc();
+  for (int round = 1; round <= 5 && x.ok(); round++) {
+    const std::string r = "round " + std::to_string(round) + ": ";
+    k.new_admin_queues();
+    // back to back, so that a device that samples CC may never see EN=0:
+    // it must still notice the reset (and the new admin queues)
+    k.bar().write32(reg::CC, cc & ~cc::EN);
+    k.program_admin_queues();
+    k.write_cc(cc | cc::EN);
+    x.expect(k.wait_csts(csts::RDY, csts::RDY, k.timeout_ms()), r + "CSTS.RDY did not become 1 within CAP.TO");
+    try {
+      x.expect_status(k.identify(admin::CNS_CTRL, 0, id), status::SUCCESS, r + "Identify on the new admin queues");
+    } catch (const Timeout&) {
+      x.expect(false, r + "Identify on the new admin queues timed out");
+    }
   }
   DmaBuf buf = c.pool.alloc(kPageBytes);
   Sqe r = rw_sqe(io::READ, 1, 0, lbas_per_block(k));
@@ -83,12 +88,7 @@ void case_cc_bad(CaseContext& c) {
     x.expect(k.wait_csts(~0u, 0, k.timeout_ms()),
              std::string("after ") + b.name + ", EN=0 left CSTS=" + hex(k.bar().read32(reg::CSTS)));
   }
-  try {
-    k.bring_up(kCaseQueues);
-    verified_io(k, 1, 0);
-  } catch (const std::exception& e) {
-    x.expect(false, std::string("a correct enable afterwards: ") + e.what());
-  }
+  expect_working(x, k, "a correct enable afterwards", true);
   x.finish();
 }
 
@@ -109,12 +109,7 @@ void case_flr(CaseContext& c) {
   x.expect(cc == 0, "CC=" + hex(cc) + " after the reset, want 0");
   x.expect(!(s & csts::RDY), "CSTS=" + hex(s) + " after the reset, want RDY=0");
   c.pci.set_bus_master(true);
-  try {
-    k.bring_up(kCaseQueues);
-    verified_io(k, 1, 0);
-  } catch (const std::exception& e) {
-    x.expect(false, std::string("bring-up after the reset: ") + e.what());
-  }
+  expect_working(x, k, "bring-up after the reset", true);
   x.finish();
 }
 
