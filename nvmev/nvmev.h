@@ -43,6 +43,12 @@ struct nvmev_stats {
 	u64 hint_bits_disabled;		/* hint bits on writes, feature off */
 };
 
+/* the Error Information log's ring (nvmev_errlog.c) */
+struct nvmev_errlog {
+	struct nvme_error_slot slots[NVMEV_ERRLOG_ENTRIES];
+	u64 count;			/* errors so far: the newest's Error Count */
+};
+
 /* System RAM, as the resource tree had it at load (nvmev_host.c) */
 struct nvmev_host_range {
 	u64 start, end;			/* [start, end) */
@@ -88,7 +94,9 @@ struct nvmev_dev {
 	struct nvmev_host_ram host_ram;
 	u16 aer_cids[NVMEV_AERL + 1];
 	u32 nr_aers;
-	bool vwc;			/* volatile write cache enabled */
+	u32 features[256];		/* by FID: what Set Features stored */
+	u16 temp_thresh[2];		/* feature 04h: over, under (Kelvin) */
+	struct nvmev_errlog errlog;
 
 	struct ftl *ftl;
 	struct mutex model_lock;	/* the model: worker vs debugfs readers */
@@ -133,6 +141,14 @@ u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);
 /* a controller reset: features back to their defaults, held AERs dropped */
 void nvmev_admin_reset(struct nvmev_dev *dev);
+
+/* nvmev_errlog.c: record a command that completed with error @status */
+void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
+		      u16 status, u64 lba);
+void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
+		     const struct nvmev_sqe *sqe, u16 status);
+/* the log page, newest first, into zeroed @page of the log's size */
+void nvmev_errlog_read(const struct nvmev_dev *dev, void *page);
 
 /* nvmev_io.c */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,

@@ -21,8 +21,10 @@ static void done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 		 u16 status, u32 result)
 {
 	dev->stats.admin_cmds++;
-	if (status)
+	if (status) {
 		dev->stats.admin_errors++;
+		nvmev_errlog_add(dev, 0, req->cid, req->nsid, status, 0);
+	}
 	nvmev_ctrl_complete(&dev->ctrl, 0, req->cid, status, result,
 			    ktime_get_ns());
 }
@@ -43,22 +45,22 @@ static void pad_copy(char *dst, const char *src, size_t n)
 
 static void identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 {
-	id->vid = cpu_to_le16(0x1e5e);
-	id->ssvid = cpu_to_le16(0x1e5e);
+	id->vid = cpu_to_le16(NVMEV_VENDOR_ID);
+	id->ssvid = cpu_to_le16(NVMEV_VENDOR_ID);
 	pad_copy(id->sn, NVMEV_SN, sizeof(id->sn));
 	pad_copy(id->mn, NVMEV_MN, sizeof(id->mn));
 	pad_copy(id->fr, NVMEV_FR, sizeof(id->fr));
 	id->rab = 6;
 	id->mdts = NVMEV_MDTS;
 	id->cntlid = cpu_to_le16(1);
-	id->ver = cpu_to_le32(NVME_VS(1, 4, 0));
+	id->ver = cpu_to_le32(NVMEV_VERSION);
 	id->acl = 3;
 	id->aerl = NVMEV_AERL;
 	id->frmw = 0x3;			/* slot 1 read-only, 1 slot */
 	id->lpa = 0x2;			/* command effects log */
-	id->elpe = 0;
-	id->wctemp = cpu_to_le16(343);
-	id->cctemp = cpu_to_le16(358);
+	id->elpe = NVMEV_ELPE;
+	id->wctemp = cpu_to_le16(NVMEV_WCTEMP_K);
+	id->cctemp = cpu_to_le16(NVMEV_CCTEMP_K);
 	id->sqes = 0x66;
 	id->cqes = 0x44;
 	id->nn = cpu_to_le32(1);
@@ -116,6 +118,14 @@ static void identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 	ns_ids(dev, id->eui64, id->nguid);
 }
 
+/* CNS 06h, CSI 00h: the NVM Command Set Identify Controller data structure */
+static void identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_nvm *id)
+{
+	id->wzsl = NVMEV_WZSL;
+	id->dmrl = NVMEV_DMRL;
+	id->dmrsl = cpu_to_le32(min_t(u64, dev->ns.nsze, U32_MAX));
+}
+
 static void identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
 	void *buf = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
@@ -131,6 +141,11 @@ static void identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 		break;
 	case NVME_ID_CNS_NS:
 		identify_ns(dev, buf);
+		break;
+	case NVME_ID_CNS_CS_CTRL:
+		identify_ctrl_nvm(dev, buf);
+		break;
+	case NVME_ID_CNS_CS_NS:		/* NVM: no fields beyond CNS 00h's yet */
 		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 		if (req->nsid < NVMEV_NSID)
@@ -148,9 +163,17 @@ static void identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 	kfree(buf);
 }
 
+/* SMART/Health Critical Warning bit 1: a temperature threshold is crossed */
+static bool temp_warning(const struct nvmev_dev *dev)
+{
+	return dev->temp_thresh[0] <= NVMEV_TEMP_K ||
+	       dev->temp_thresh[1] >= NVMEV_TEMP_K;
+}
+
 static void smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 {
-	u64 ns = ktime_get_ns() - dev->power_on_ns;
+	const u64 min_ns = 60 * NSEC_PER_SEC;
+	u64 now = ktime_get_ns();
 	u32 max_erases = 0, die, blk;
 	const struct ftl_geometry *g;
 
@@ -162,7 +185,8 @@ static void smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 					 ftl_block_erases(dev->ftl, die, blk));
 	mutex_unlock(&dev->model_lock);
 
-	put_unaligned_le16(313, s->temperature);	/* 40 C */
+	s->critical_warning = temp_warning(dev) ? NVME_SMART_CRIT_TEMPERATURE : 0;
+	put_unaligned_le16(NVMEV_TEMP_K, s->temperature);
 	s->avail_spare = 100;
 	s->spare_thresh = 10;
 	/* rated for 3000 program/erase cycles */
@@ -173,23 +197,23 @@ static void smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 			   s->data_units_written);
 	put_unaligned_le64(dev->smart_host_reads, s->host_reads);
 	put_unaligned_le64(dev->smart_host_writes, s->host_writes);
-	put_unaligned_le64(div64_u64(ns, 3600ull * NSEC_PER_SEC), s->power_on_hours);
+	/* minutes, any busy time at all counting as one */
+	put_unaligned_le64(div64_u64(nvmev_ctrl_busy_ns(&dev->ctrl, now) +
+				     min_ns - 1, min_ns), s->ctrl_busy_time);
+	/* the module's load is the one power-on; it never loses power */
 	put_unaligned_le64(1, s->power_cycles);
+	put_unaligned_le64(div64_u64(now - dev->power_on_ns,
+				     3600ull * NSEC_PER_SEC), s->power_on_hours);
+	put_unaligned_le64(dev->errlog.count, s->num_err_log_entries);
 }
 
 static void effects_log(struct nvme_effects_log *e)
 {
-	static const u8 admin[] = {
-		nvme_admin_delete_sq, nvme_admin_create_sq, nvme_admin_get_log_page,
-		nvme_admin_delete_cq, nvme_admin_create_cq, nvme_admin_identify,
-		nvme_admin_abort_cmd, nvme_admin_set_features,
-		nvme_admin_get_features, nvme_admin_async_event,
-		nvme_admin_keep_alive,
-	};
-	int i;
+	int op;
 
-	for (i = 0; i < ARRAY_SIZE(admin); i++)
-		e->acs[admin[i]] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
+	/* the admin commands nvmev_admin_parse() accepts */
+	for (op = 0; op < ARRAY_SIZE(e->acs); op++)
+		e->acs[op] = cpu_to_le32(nvmev_admin_effects(op));
 	e->iocs[nvme_cmd_flush] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	e->iocs[nvme_cmd_read] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
 	e->iocs[nvme_cmd_write] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP |
@@ -201,6 +225,7 @@ static void effects_log(struct nvme_effects_log *e)
 /* the sizes nvmev_log_page_size() gives the parser */
 static_assert(sizeof(struct nvme_smart_log) == 512);
 static_assert(sizeof(struct nvme_effects_log) == 4096);
+static_assert(NVMEV_ERRLOG_ENTRIES * NVMEV_ERRLOG_ENTRY_BYTES <= SZ_4K);
 
 /* fields checked by nvmev_admin_parse(): a known log, offset inside it */
 static void get_log_page(struct nvmev_dev *dev,
@@ -214,12 +239,16 @@ static void get_log_page(struct nvmev_dev *dev,
 		return;
 	}
 	switch (req->lid) {
+	case NVME_LOG_ERROR:
+		nvmev_errlog_read(dev, page);
+		break;
 	case NVME_LOG_SMART:
 		smart_log(dev, (struct nvme_smart_log *)page);
 		break;
 	case NVME_LOG_FW_SLOT:
 		page[0] = 1;		/* slot 1 active */
-		memcpy(page + 8, NVMEV_FR, strlen(NVMEV_FR));
+		/* FRS1: as Identify Controller FR has it */
+		pad_copy(page + 8, NVMEV_FR, sizeof_field(struct nvme_id_ctrl, fr));
 		break;
 	case NVME_LOG_CMD_EFFECTS:
 		effects_log((struct nvme_effects_log *)page);
@@ -239,67 +268,115 @@ out:
 	kfree(page);
 }
 
-/* field values checked by nvmev_admin_parse() */
-static u16 set_features(struct nvmev_dev *dev,
-			const struct nvmev_admin_req *req, u32 *result)
+static bool set(const struct nvmev_admin_req *req)
 {
-	u32 v = req->cdw11, iv = v & 0xffff;
-
-	switch (req->fid) {
-	case NVME_FEAT_NUM_QUEUES:
-		return nvmev_ctrl_set_num_queues(&dev->ctrl, v, result);
-	case NVME_FEAT_IRQ_COALESCE:
-		dev->ctrl.coalesce_thr = v & 0xff;
-		dev->ctrl.coalesce_time_us = ((v >> 8) & 0xff) * 100;
-		return 0;
-	case NVME_FEAT_IRQ_CONFIG:
-		dev->ctrl.vector_no_coalesce[iv] = v & (1 << 16);
-		return 0;
-	case NVME_FEAT_VOLATILE_WC:
-		dev->vwc = v & 1;
-		return 0;
-	case NVMEV_HINT_FID:
-		dev->ns.hints_enabled = v & NVMEV_HINT_FEAT_ENABLE;
-		return 0;
-	default:		/* accepted, nothing to change */
-		return 0;
-	}
+	return req->opcode == nvme_admin_set_features;
 }
 
-static u32 get_features(struct nvmev_dev *dev,
-			const struct nvmev_admin_req *req)
+/* the current value (SEL 0), or the default (SEL 1, 2) */
+static bool cur(const struct nvmev_admin_req *req)
 {
-	bool cur = req->sel == 0;	/* current value, not default */
-	u32 iv = req->cdw11 & 0xffff, n;
+	return req->sel == 0;
+}
 
-	if (req->sel == 3)	/* capabilities: changeable, not saveable */
-		return 1 << 2;
-	switch (req->fid) {
-	case NVME_FEAT_NUM_QUEUES:
-		n = (cur && dev->ctrl.nr_io_queues) ? dev->ctrl.nr_io_queues :
-							   dev->max_io_queues;
-		return (n - 1) | ((n - 1) << 16);
-	case NVME_FEAT_IRQ_COALESCE:
-		return cur ? dev->ctrl.coalesce_thr |
-				 ((dev->ctrl.coalesce_time_us / 100) << 8) : 0;
-	case NVME_FEAT_IRQ_CONFIG:
-		return iv | (cur && dev->ctrl.vector_no_coalesce[iv] ?
-			     1 << 16 : 0);
-	case NVME_FEAT_VOLATILE_WC:
-		return cur ? dev->vwc : 1;
-	case NVME_FEAT_TEMP_THRESH:
-		return 343;
-	case NVMEV_HINT_FID:
-		return cur ? dev->ns.hints_enabled : 0;
-	default:		/* arbitration, power state 0, no events */
-		return 0;
+/* the composite temperature's over and under thresholds, by default */
+static const u16 temp_thresh_def[2] = { NVMEV_WCTEMP_K, 0 };
+
+/* CDW11 THSEL: the over (0) or under (1) threshold */
+u16 nvmev_feat_temp(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		    u32 *result)
+{
+	u32 thsel = (req->cdw11 >> 20) & 1;
+
+	if (set(req))
+		dev->temp_thresh[thsel] = req->cdw11 & 0xffff;
+	else
+		*result = cur(req) ? dev->temp_thresh[thsel] :
+				     temp_thresh_def[thsel];
+	return NVME_SC_SUCCESS;
+}
+
+/* the engine grants queues; Command Sequence Error once any I/O queue exists */
+u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		      u32 *result)
+{
+	u32 n = dev->max_io_queues;
+
+	if (set(req))
+		return nvmev_ctrl_set_num_queues(&dev->ctrl, req->cdw11, result);
+	if (cur(req) && dev->ctrl.nr_io_queues)
+		n = dev->ctrl.nr_io_queues;
+	*result = (n - 1) | ((n - 1) << 16);
+	return NVME_SC_SUCCESS;
+}
+
+/* aggregation threshold and time (100 us units), the engine's */
+u16 nvmev_feat_coalesce(struct nvmev_dev *dev,
+			const struct nvmev_admin_req *req, u32 *result)
+{
+	struct nvmev_ctrl *c = &dev->ctrl;
+
+	if (set(req)) {
+		c->coalesce_thr = req->cdw11 & 0xff;
+		c->coalesce_time_us = ((req->cdw11 >> 8) & 0xff) * 100;
+	} else if (cur(req)) {
+		*result = c->coalesce_thr | ((c->coalesce_time_us / 100) << 8);
 	}
+	return NVME_SC_SUCCESS;
+}
+
+/* CDW11 IV: the vector; CD: that it is left out of coalescing */
+u16 nvmev_feat_irq_config(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result)
+{
+	u32 iv = req->cdw11 & 0xffff;
+
+	if (set(req))
+		dev->ctrl.vector_no_coalesce[iv] = req->cdw11 & (1 << 16);
+	else
+		*result = iv | (cur(req) && dev->ctrl.vector_no_coalesce[iv] ?
+				1 << 16 : 0);
+	return NVME_SC_SUCCESS;
+}
+
+/* the parser reads it: placement hints in the commands that follow */
+u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		     u32 *result)
+{
+	if (set(req))
+		dev->ns.hints_enabled = req->cdw11 & NVMEV_HINT_FEAT_ENABLE;
+	else
+		*result = cur(req) && dev->ns.hints_enabled;
+	return NVME_SC_SUCCESS;
+}
+
+/* Get and Set Features of a row of nvmev_features[], fields checked */
+static u16 features(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		    u32 *result)
+{
+	const struct nvmev_feature *f = req->feat;
+
+	if (!set(req) && req->sel == 3) {	/* supported capabilities */
+		*result = f->caps;
+		return NVME_SC_SUCCESS;
+	}
+	if (f->exec)
+		return f->exec(dev, req, result);
+	if (set(req))
+		dev->features[f->fid] = req->cdw11 & f->mask;
+	else
+		*result = cur(req) ? dev->features[f->fid] : f->def;
+	return NVME_SC_SUCCESS;
 }
 
 void nvmev_admin_reset(struct nvmev_dev *dev)
 {
+	u32 i;
+
 	dev->nr_aers = 0;
-	dev->vwc = true;
+	for (i = 0; i < nvmev_nr_features; i++)
+		dev->features[nvmev_features[i].fid] = nvmev_features[i].def;
+	memcpy(dev->temp_thresh, temp_thresh_def, sizeof(dev->temp_thresh));
 	dev->ns.hints_enabled = false;	/* a host enables hints after each reset */
 }
 
@@ -322,10 +399,8 @@ void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 		get_log_page(dev, &req);
 		return;
 	case nvme_admin_set_features:
-		status = set_features(dev, &req, &result);
-		break;
 	case nvme_admin_get_features:
-		result = get_features(dev, &req);
+		status = features(dev, &req, &result);
 		break;
 	case nvme_admin_create_cq:
 		status = nvmev_ctrl_create_cq(&dev->ctrl, &req);

@@ -167,7 +167,7 @@ u32 nvmev_log_page_size(u8 lid)
 {
 	switch (lid) {
 	case NVME_LOG_ERROR:
-		return 64;		/* one, empty, error information entry */
+		return NVMEV_ERRLOG_ENTRIES * NVMEV_ERRLOG_ENTRY_BYTES;
 	case NVME_LOG_SMART:
 	case NVME_LOG_FW_SLOT:
 		return 512;
@@ -178,15 +178,29 @@ u32 nvmev_log_page_size(u8 lid)
 	}
 }
 
-static u16 parse_identify(const struct nvmev_admin_req *req)
+static u16 this_ns(const struct nvmev_admin_req *req)
 {
+	return req->nsid == NVMEV_NSID ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_NS);
+}
+
+/* CDW11 CSI: the I/O command set of CNS 05h and 06h; only NVM is offered */
+static u16 parse_identify(const struct nvmev_ns_view *ns,
+			  const struct nvmev_sqe *sqe,
+			  struct nvmev_admin_req *req)
+{
+	bool nvm = (req->cdw11 >> 24) == NVME_CSI_NVM;
+
+	req->cns = req->cdw10 & 0xff;
 	switch (req->cns) {
 	case NVME_ID_CNS_CTRL:
 		return NVME_SC_SUCCESS;
+	case NVME_ID_CNS_CS_CTRL:
+		return nvm ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_FIELD);
+	case NVME_ID_CNS_CS_NS:
+		return nvm ? this_ns(req) : DNR(NVME_SC_INVALID_FIELD);
 	case NVME_ID_CNS_NS:
 	case NVME_ID_CNS_NS_DESC_LIST:
-		return req->nsid == NVMEV_NSID ? NVME_SC_SUCCESS :
-						 DNR(NVME_SC_INVALID_NS);
+		return this_ns(req);
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 		/* the list starts after NSID; FFFFFFFEh and up are not valid */
 		return req->nsid < 0xfffffffe ? NVME_SC_SUCCESS :
@@ -196,7 +210,8 @@ static u16 parse_identify(const struct nvmev_admin_req *req)
 	}
 }
 
-static u16 parse_log_page(const struct nvmev_sqe *sqe,
+static u16 parse_log_page(const struct nvmev_ns_view *ns,
+			  const struct nvmev_sqe *sqe,
 			  struct nvmev_admin_req *req)
 {
 	u32 numd = (req->cdw10 >> 16) | ((req->cdw11 & 0xffff) << 16);
@@ -215,68 +230,147 @@ static u16 parse_log_page(const struct nvmev_sqe *sqe,
 	return NVME_SC_SUCCESS;
 }
 
-static u16 parse_set_features(const struct nvmev_ns_view *ns,
-			      struct nvmev_admin_req *req)
+/* ---- features ---- */
+
+static bool is_set(const struct nvmev_admin_req *req)
+{
+	return req->opcode == nvme_admin_set_features;
+}
+
+static u16 check_power(const struct nvmev_ns_view *ns,
+		       const struct nvmev_admin_req *req)
+{
+	/* one power state */
+	return is_set(req) && (req->cdw11 & 0x1f) ? DNR(NVME_SC_INVALID_FIELD) :
+						    NVME_SC_SUCCESS;
+}
+
+/* TMPSEL: the composite temperature (0h) or all sensors (Fh); THSEL */
+static u16 check_temp(const struct nvmev_ns_view *ns,
+		      const struct nvmev_admin_req *req)
+{
+	u32 tmpsel = (req->cdw11 >> 16) & 0xf, thsel = (req->cdw11 >> 20) & 3;
+
+	return req->sel != 3 && ((tmpsel && tmpsel != 0xf) || thsel > 1) ?
+	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+}
+
+/* DULBE needs Identify Namespace NSFEAT bit 2, which is 0 */
+static u16 check_err_recovery(const struct nvmev_ns_view *ns,
+			      const struct nvmev_admin_req *req)
+{
+	return is_set(req) && (req->cdw11 & (1u << 16)) ?
+	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+}
+
+static u16 check_queues(const struct nvmev_ns_view *ns,
+			const struct nvmev_admin_req *req)
 {
 	u32 v = req->cdw11;
 
-	if (req->cdw10 & (1u << 31))
-		return DNR(NVME_SC_FEATURE_NOT_SAVEABLE);
-	switch (req->fid) {
-	case NVME_FEAT_NUM_QUEUES:
-		/* 0's based counts: 65535 queues is not a valid request */
-		if ((v & 0xffff) == 0xffff || (v >> 16) == 0xffff)
-			return DNR(NVME_SC_INVALID_FIELD);
-		return NVME_SC_SUCCESS;
-	case NVME_FEAT_IRQ_CONFIG:
-		if ((v & 0xffff) >= NVMEV_MAX_QUEUES)
-			return DNR(NVME_SC_INVALID_FIELD);
-		return NVME_SC_SUCCESS;
-	case NVME_FEAT_POWER_MGMT:
-		/* one power state */
-		return (v & 0x1f) ? DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
-	case NVMEV_HINT_FID:
-		if (!ns->hints_supported || (v & ~NVMEV_HINT_FEAT_ENABLE))
-			return DNR(NVME_SC_INVALID_FIELD);
-		return NVME_SC_SUCCESS;
-	case NVME_FEAT_IRQ_COALESCE:
-	case NVME_FEAT_VOLATILE_WC:
-	case NVME_FEAT_ARBITRATION:
-	case NVME_FEAT_TEMP_THRESH:
-	case NVME_FEAT_ASYNC_EVENT:
-		return NVME_SC_SUCCESS;
-	default:
+	/* 0's based counts: 65535 queues is not a valid request */
+	if (is_set(req) && ((v & 0xffff) == 0xffff || (v >> 16) == 0xffff))
 		return DNR(NVME_SC_INVALID_FIELD);
-	}
+	return NVME_SC_SUCCESS;
 }
 
-static u16 parse_get_features(const struct nvmev_ns_view *ns,
-			      struct nvmev_admin_req *req)
+/* CDW11 IV names the vector, in a Get as in a Set */
+static u16 check_irq_config(const struct nvmev_ns_view *ns,
+			    const struct nvmev_admin_req *req)
 {
-	req->sel = (req->cdw10 >> 8) & 7;
-	if (req->sel > 3)
+	return req->sel != 3 && (req->cdw11 & 0xffff) >= NVMEV_MAX_QUEUES ?
+	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+}
+
+/* only with the module parameter hints=1 */
+static u16 check_hints(const struct nvmev_ns_view *ns,
+		       const struct nvmev_admin_req *req)
+{
+	if (!ns->hints_supported ||
+	    (is_set(req) && (req->cdw11 & ~NVMEV_HINT_FEAT_ENABLE)))
 		return DNR(NVME_SC_INVALID_FIELD);
-	if (req->sel == 3)		/* supported capabilities: any feature */
-		return NVME_SC_SUCCESS;
-	switch (req->fid) {
-	case NVME_FEAT_IRQ_CONFIG:
-		if ((req->cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
+	return NVME_SC_SUCCESS;
+}
+
+#ifdef __KERNEL__
+#define EXEC(fn)	.exec = (fn)
+#else
+#define EXEC(fn)	.exec = NULL
+#endif
+
+#define CHANGE	NVMEV_FEAT_CHANGEABLE
+
+/* Get Features SEL=3 and Set Features accept these FIDs, and no other */
+const struct nvmev_feature nvmev_features[] = {
+	/* arbitration burst and priority weights (no WRR: only stored) */
+	{ .fid = NVME_FEAT_ARBITRATION, .caps = CHANGE, .mask = 0xffffff07 },
+	/* power state (one) and workload hint */
+	{ .fid = NVME_FEAT_POWER_MGMT, .caps = CHANGE, .mask = 0xff,
+	  .check = check_power },
+	/* thresholds of the composite temperature */
+	{ .fid = NVME_FEAT_TEMP_THRESH, .caps = CHANGE, .check = check_temp,
+	  EXEC(nvmev_feat_temp) },
+	/* TLER, in 100 ms units; no DULBE */
+	{ .fid = NVME_FEAT_ERR_RECOVERY, .caps = CHANGE | NVMEV_FEAT_NS,
+	  .mask = 0xffff, .check = check_err_recovery },
+	/* volatile write cache, enabled */
+	{ .fid = NVME_FEAT_VOLATILE_WC, .caps = CHANGE, .def = 1, .mask = 1 },
+	{ .fid = NVME_FEAT_NUM_QUEUES, .caps = CHANGE, .check = check_queues,
+	  EXEC(nvmev_feat_queues) },
+	{ .fid = NVME_FEAT_IRQ_COALESCE, .caps = CHANGE,
+	  EXEC(nvmev_feat_coalesce) },
+	{ .fid = NVME_FEAT_IRQ_CONFIG, .caps = CHANGE, .check = check_irq_config,
+	  EXEC(nvmev_feat_irq_config) },
+	/* DN: AWUN and NAWUN do not apply (both are 0) */
+	{ .fid = NVME_FEAT_WRITE_ATOMIC, .caps = CHANGE, .mask = 1 },
+	/* the SMART/Health critical warnings (no event is generated yet) */
+	{ .fid = NVME_FEAT_ASYNC_EVENT, .caps = CHANGE, .mask = 0xff },
+	{ .fid = NVMEV_HINT_FID, .caps = CHANGE, .check = check_hints,
+	  EXEC(nvmev_feat_hints) },
+};
+
+const u32 nvmev_nr_features = ARRAY_SIZE(nvmev_features);
+
+static const struct nvmev_feature *find_feature(u8 fid)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(nvmev_features); i++)
+		if (nvmev_features[i].fid == fid)
+			return &nvmev_features[i];
+	return NULL;
+}
+
+/*
+ * Get and Set Features. A namespace specific feature has one value for
+ * the one namespace: NSID is that namespace, all of them (FFFFFFFFh), or
+ * 0 as tools send for the controller.
+ */
+static u16 parse_features(const struct nvmev_ns_view *ns,
+			  const struct nvmev_sqe *sqe,
+			  struct nvmev_admin_req *req)
+{
+	const struct nvmev_feature *f;
+
+	req->fid = req->cdw10 & 0xff;
+	if (is_set(req)) {
+		if (req->cdw10 & (1u << 31))
+			return DNR(NVME_SC_FEATURE_NOT_SAVEABLE);
+	} else {
+		req->sel = (req->cdw10 >> 8) & 7;
+		if (req->sel > 3)
 			return DNR(NVME_SC_INVALID_FIELD);
-		return NVME_SC_SUCCESS;
-	case NVMEV_HINT_FID:
-		return ns->hints_supported ? NVME_SC_SUCCESS :
-					     DNR(NVME_SC_INVALID_FIELD);
-	case NVME_FEAT_NUM_QUEUES:
-	case NVME_FEAT_IRQ_COALESCE:
-	case NVME_FEAT_VOLATILE_WC:
-	case NVME_FEAT_ARBITRATION:
-	case NVME_FEAT_POWER_MGMT:
-	case NVME_FEAT_ASYNC_EVENT:
-	case NVME_FEAT_TEMP_THRESH:
-		return NVME_SC_SUCCESS;
-	default:
-		return DNR(NVME_SC_INVALID_FIELD);
 	}
+	f = find_feature(req->fid);
+	if (!f)
+		return DNR(NVME_SC_INVALID_FIELD);
+	if ((f->caps & NVMEV_FEAT_NS) && req->nsid && req->nsid != NVMEV_NSID &&
+	    req->nsid != NVME_NSID_ALL)
+		return DNR(NVME_SC_INVALID_NS);
+	if (is_set(req) && !(f->caps & NVMEV_FEAT_CHANGEABLE))
+		return DNR(NVME_SC_FEATURE_NOT_CHANGEABLE);
+	req->feat = f;
+	return f->check ? f->check(ns, req) : NVME_SC_SUCCESS;
 }
 
 static bool io_qid_ok(u16 qid)
@@ -285,7 +379,9 @@ static bool io_qid_ok(u16 qid)
 }
 
 /* Create I/O Completion/Submission Queue: CDW10 QID and QSIZE, CDW11. */
-static u16 parse_create_queue(struct nvmev_admin_req *req)
+static u16 parse_create_queue(const struct nvmev_ns_view *ns,
+			      const struct nvmev_sqe *sqe,
+			      struct nvmev_admin_req *req)
 {
 	u16 flags = req->cdw11 & 0xffff;
 
@@ -316,9 +412,56 @@ static u16 parse_create_queue(struct nvmev_admin_req *req)
 	return NVME_SC_SUCCESS;
 }
 
+static u16 parse_delete_queue(const struct nvmev_ns_view *ns,
+			      const struct nvmev_sqe *sqe,
+			      struct nvmev_admin_req *req)
+{
+	req->qid = req->cdw10 & 0xffff;
+	return io_qid_ok(req->qid) ? NVME_SC_SUCCESS : DNR(NVME_SC_QID_INVALID);
+}
+
+/*
+ * The admin commands the controller has, with the checks of their fields
+ * (NULL: none); the Command Effects log lists exactly these.
+ */
+static const struct {
+	u8 opcode;
+	u16 (*parse)(const struct nvmev_ns_view *ns,
+		     const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
+} admin_cmds[] = {
+	{ nvme_admin_delete_sq, parse_delete_queue },
+	{ nvme_admin_create_sq, parse_create_queue },
+	{ nvme_admin_get_log_page, parse_log_page },
+	{ nvme_admin_delete_cq, parse_delete_queue },
+	{ nvme_admin_create_cq, parse_create_queue },
+	{ nvme_admin_identify, parse_identify },
+	{ nvme_admin_abort_cmd, NULL },
+	{ nvme_admin_set_features, parse_features },
+	{ nvme_admin_get_features, parse_features },
+	{ nvme_admin_async_event, NULL },
+	{ nvme_admin_keep_alive, NULL },
+};
+
+static int find_admin_cmd(u8 opcode)
+{
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(admin_cmds); i++)
+		if (admin_cmds[i].opcode == opcode)
+			return i;
+	return -1;
+}
+
+u32 nvmev_admin_effects(u8 opcode)
+{
+	return find_admin_cmd(opcode) < 0 ? 0 : NVME_CMD_EFFECTS_CSUPP;
+}
+
 u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 		      const struct nvmev_sqe *sqe, struct nvmev_admin_req *req)
 {
+	int i;
+
 	ftl_memset(req, 0, sizeof(*req));
 	req->opcode = dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
@@ -327,32 +470,11 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 	req->prp2 = qw(sqe, 8);
 	req->cdw10 = dw(sqe, 10);
 	req->cdw11 = dw(sqe, 11);
-	req->cns = req->cdw10 & 0xff;
-	req->fid = req->cdw10 & 0xff;
 	if (uses_sgl(sqe))
 		return DNR(NVME_SC_INVALID_FIELD);
-	switch (req->opcode) {
-	case nvme_admin_identify:
-		return parse_identify(req);
-	case nvme_admin_get_log_page:
-		return parse_log_page(sqe, req);
-	case nvme_admin_set_features:
-		return parse_set_features(ns, req);
-	case nvme_admin_get_features:
-		return parse_get_features(ns, req);
-	case nvme_admin_create_cq:
-	case nvme_admin_create_sq:
-		return parse_create_queue(req);
-	case nvme_admin_delete_sq:
-	case nvme_admin_delete_cq:
-		req->qid = req->cdw10 & 0xffff;
-		return io_qid_ok(req->qid) ? NVME_SC_SUCCESS :
-					     DNR(NVME_SC_QID_INVALID);
-	case nvme_admin_abort_cmd:
-	case nvme_admin_async_event:
-	case nvme_admin_keep_alive:
-		return NVME_SC_SUCCESS;
-	default:
+	i = find_admin_cmd(req->opcode);
+	if (i < 0)
 		return DNR(NVME_SC_INVALID_OPCODE);
-	}
+	return admin_cmds[i].parse ? admin_cmds[i].parse(ns, sqe, req) :
+				     NVME_SC_SUCCESS;
 }

@@ -15,6 +15,7 @@
 
 #include "ftl_compat.h"
 #include "ftl.h"
+#include "nvmev_identity.h"
 #include "nvmev_spec.h"
 
 #define NVMEV_MAX_IO_QUEUES	64
@@ -25,6 +26,8 @@
 #define NVMEV_AERL		3	/* 4 outstanding AERs */
 #define NVMEV_NSID		1
 #define NVMEV_DSM_RANGE_BYTES	16
+#define NVMEV_ERRLOG_ENTRIES	(NVMEV_ELPE + 1)
+#define NVMEV_ERRLOG_ENTRY_BYTES	64
 
 /* A submission queue entry as the host wrote it: 16 little-endian dwords. */
 struct nvmev_sqe {
@@ -49,6 +52,55 @@ struct nvmev_io_req {
 	bool hint_bits_ignored;		/* hint bits set, feature not enabled */
 };
 
+struct nvmev_admin_req;
+struct nvmev_dev;
+
+/* Get Features SEL=3, the capabilities of a feature */
+#define NVMEV_FEAT_SAVEABLE	0x1	/* none is */
+#define NVMEV_FEAT_NS		0x2	/* namespace specific */
+#define NVMEV_FEAT_CHANGEABLE	0x4	/* Set Features changes it */
+
+/*
+ * A feature the controller has: a row of nvmev_features[] (nvmev_cmd.c),
+ * the one list both the parser and the controller go by. A feature whose
+ * value is nothing but what Set Features stored needs no handler: the
+ * controller keeps CDW11 & @mask and answers it, or @def until set.
+ */
+struct nvmev_feature {
+	u8 fid;
+	u8 caps;			/* NVMEV_FEAT_* */
+	/* without @exec: the default value (SEL 1; SEL 2: none is saved) */
+	u32 def;
+	u32 mask;			/* and the CDW11 bits Set Features keeps */
+	/* the fields of a Set Features or a Get's CDW11; NULL: none */
+	u16 (*check)(const struct nvmev_ns_view *ns,
+		     const struct nvmev_admin_req *req);
+	/*
+	 * The controller's Get (SEL 0-2) and Set of a feature whose value
+	 * lives elsewhere (nvmev_admin.c); NULL: the stored value. In
+	 * userspace builds, which only parse, always NULL.
+	 */
+	u16 (*exec)(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		    u32 *result);
+};
+
+extern const struct nvmev_feature nvmev_features[];
+extern const u32 nvmev_nr_features;
+
+#ifdef __KERNEL__
+/* nvmev_admin.c: the features with an exec handler */
+u16 nvmev_feat_temp(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		    u32 *result);
+u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		      u32 *result);
+u16 nvmev_feat_coalesce(struct nvmev_dev *dev,
+			const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_feat_irq_config(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		     u32 *result);
+#endif
+
 /* An admin command, checked as far as fields alone allow. */
 struct nvmev_admin_req {
 	u8 opcode;
@@ -58,6 +110,7 @@ struct nvmev_admin_req {
 	u32 cdw10, cdw11;
 	u8 cns;				/* Identify */
 	u8 fid, sel;			/* Set/Get Features */
+	const struct nvmev_feature *feat;
 	u8 lid;				/* Get Log Page: log, bytes, offset */
 	u32 log_size;
 	u64 log_len, log_off;
@@ -91,5 +144,8 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 
 /* Bytes of log page @lid, 0 for a log the controller does not have. */
 u32 nvmev_log_page_size(u8 lid);
+
+/* The Command Effects log entry of admin opcode @opcode, 0: no such command. */
+u32 nvmev_admin_effects(u8 opcode);
 
 #endif /* NVMEV_CMD_H */

@@ -653,7 +653,7 @@ int nvmev_ctrl_init(struct nvmev_ctrl *c, const struct nvmev_ctrl_ops *ops,
 	      (20ull << 24) |			/* TO: 10 s */
 	      (1ull << 37);			/* CSS: NVM command set */
 	nvmev_wr64(bar, NVME_REG_CAP, cap);
-	nvmev_wr32(bar, NVME_REG_VS, (1u << 16) | (4u << 8));	/* 1.4 */
+	nvmev_wr32(bar, NVME_REG_VS, NVMEV_VERSION);
 	return 0;
 }
 

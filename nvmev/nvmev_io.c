@@ -130,8 +130,10 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 			break;
 		}
 	}
-	if (status)
+	if (status) {
 		dev->stats.io_errors++;
+		nvmev_errlog_io(dev, sqid, sqe, status);
+	}
 	nvmev_ctrl_complete(&dev->ctrl, sqid, req.cid, status, 0,
 			    due ? due : ktime_get_ns());
 }

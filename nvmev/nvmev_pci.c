@@ -26,7 +26,6 @@
 
 #include "nvmev.h"
 
-#define NVMEV_VENDOR_ID		0x1e5e	/* not a real vendor's: no quirks */
 #define NVMEV_DEVICE_ID		0x0001
 #define NVMEV_CAP_PM		0x40
 #define NVMEV_CAP_MSIX		0x50

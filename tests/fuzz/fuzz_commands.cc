@@ -263,9 +263,15 @@ void fuzz_admin_parse(Input& in) {
   static const std::set<u16> kStatuses = {
       NVME_SC_SUCCESS,          dnr(NVME_SC_INVALID_FIELD),       dnr(NVME_SC_INVALID_NS),
       dnr(NVME_SC_INVALID_OPCODE), dnr(NVME_SC_INVALID_LOG_PAGE), dnr(NVME_SC_FEATURE_NOT_SAVEABLE),
+      dnr(NVME_SC_FEATURE_NOT_CHANGEABLE),
       dnr(NVME_SC_QUEUE_SIZE),  dnr(NVME_SC_QID_INVALID),         dnr(NVME_SC_CQ_INVALID),
       dnr(NVME_SC_INVALID_VECTOR)};
   if (!kStatuses.count(st)) fail("undefined admin status");
+  // the Command Effects log lists exactly the commands the parser knows
+  if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_admin_effects(req.opcode))
+    fail("refused an opcode the effects log lists");
+  if (st == NVME_SC_SUCCESS && nvmev_admin_effects(req.opcode) != NVME_CMD_EFFECTS_CSUPP)
+    fail("accepted an opcode the effects log does not list");
   if (st) return;
   auto queue_ok = [](unsigned q) { return q >= 1 && q < NVMEV_MAX_QUEUES; };
   switch (req.opcode) {
@@ -288,17 +294,30 @@ void fuzz_admin_parse(Input& in) {
         fail("accepted an impossible log page read");
       break;
     case nvme_admin_identify:
-      if (req.cns > NVME_ID_CNS_NS_DESC_LIST) fail("accepted an unknown CNS");
+      if (req.cns > NVME_ID_CNS_CS_CTRL || req.cns == 4) fail("accepted an unknown CNS");
+      if ((req.cns == NVME_ID_CNS_CS_NS || req.cns == NVME_ID_CNS_CS_CTRL) &&
+          req.cdw11 >> 24 != NVME_CSI_NVM)
+        fail("accepted an I/O command set other than NVM");
       if (req.cns != NVME_ID_CNS_CTRL && req.cns != NVME_ID_CNS_NS_ACTIVE_LIST &&
-          req.nsid != NVMEV_NSID)
+          req.cns != NVME_ID_CNS_CS_CTRL && req.nsid != NVMEV_NSID)
         fail("accepted Identify of a namespace that does not exist");
       break;
     case nvme_admin_set_features:
     case nvme_admin_get_features:
-      if (req.fid == NVMEV_HINT_FID && !ns.hints_supported && req.sel != 3)
+      // a row of the feature table, and only of it
+      if (!req.feat || req.feat->fid != req.fid ||
+          req.feat < nvmev_features || req.feat >= nvmev_features + nvmev_nr_features)
+        fail("accepted a feature the table does not have");
+      if (req.opcode == nvme_admin_set_features && !(req.feat->caps & NVMEV_FEAT_CHANGEABLE))
+        fail("accepted setting an unchangeable feature");
+      if (req.feat->caps & NVMEV_FEAT_SAVEABLE) fail("a saveable feature");
+      if (req.fid == NVMEV_HINT_FID && !ns.hints_supported)
         fail("hint feature without hint support");
       if (req.fid == NVME_FEAT_IRQ_CONFIG && req.sel != 3 && (req.cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
         fail("accepted an impossible interrupt vector");
+      if (req.fid == NVME_FEAT_ERR_RECOVERY && req.opcode == nvme_admin_set_features &&
+          (req.cdw11 & (1u << 16)))
+        fail("accepted DULBE");
       break;
     case nvme_admin_abort_cmd:
     case nvme_admin_async_event:
