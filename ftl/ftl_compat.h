@@ -108,10 +108,7 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memcpy memcpy
 /* format checking of ftl_printf() functions is done by the kernel build */
 #define ftl_printf(a, b)
-/*
- * the kernel's name for the statement attribute, in C only: a C++ header
- * may use the word (CLI11's App::fallthrough())
- */
+/* the kernel's name for the statement attribute; C only: CLI11 has a method of that name */
 #ifndef __cplusplus
 #define fallthrough __attribute__((__fallthrough__))
 #endif

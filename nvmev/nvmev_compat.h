@@ -16,8 +16,6 @@
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 
-#define NVMEV_IOMEM __iomem
-
 static inline u32 nvmev_rd32(const void __iomem *bar, u32 off)
 {
 	return readl(bar + off);
@@ -46,11 +44,14 @@ static inline void nvmev_wr64(void __iomem *bar, u32 off, u64 v)
 
 #else /* userspace */
 
-#define NVMEV_IOMEM
+/* the kernel's marker of device memory, nothing to a userspace compiler */
+#define __iomem
 
+/* relaxed atomics: each access happens, whole, as the host wrote it */
 static inline u32 nvmev_rd32(const void *bar, u32 off)
 {
-	return *(const volatile u32 *)((const u8 *)bar + off);
+	return __atomic_load_n((const u32 *)((const u8 *)bar + off),
+			       __ATOMIC_RELAXED);
 }
 
 static inline u64 nvmev_rd64(const void *bar, u32 off)
@@ -60,7 +61,7 @@ static inline u64 nvmev_rd64(const void *bar, u32 off)
 
 static inline void nvmev_wr32(void *bar, u32 off, u32 v)
 {
-	*(volatile u32 *)((u8 *)bar + off) = v;
+	__atomic_store_n((u32 *)((u8 *)bar + off), v, __ATOMIC_RELAXED);
 }
 
 static inline void nvmev_wr64(void *bar, u32 off, u64 v)
@@ -71,7 +72,7 @@ static inline void nvmev_wr64(void *bar, u32 off, u64 v)
 
 #define nvmev_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define nvmev_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
-#define nvmev_write_once(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define nvmev_write_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 /* a fuzzer must stop on it: abort() is what libFuzzer reports */
 #define nvmev_warn_once(cond)	((cond) ? (abort(), 1) : 0)
 

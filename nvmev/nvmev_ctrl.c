@@ -444,6 +444,7 @@ static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 			   sizeof(cmd));
 		sq->head = (sq->head + 1) % sq->size;
 		sq->inflight++;
+		c->stats.fetched++;
 		if (sq->qid && !c->io_inflight++)
 			c->busy_since_ns = now(c);
 		if (sq->qid == 0)
@@ -633,7 +634,7 @@ int nvmev_ctrl_poll(struct nvmev_ctrl *c, u64 *next_ns)
 }
 
 int nvmev_ctrl_init(struct nvmev_ctrl *c, const struct nvmev_ctrl_ops *ops,
-		    void *ctx, void NVMEV_IOMEM *bar, u32 max_io_queues)
+		    void *ctx, void __iomem *bar, u32 max_io_queues)
 {
 	u64 cap;
 

@@ -80,6 +80,7 @@ struct nvmev_ctrl_stats {
 	u64 aborted;			/* posted as aborted: SQ deleted */
 	u64 dropped;			/* dropped: queue gone, reset */
 	u64 resets;
+	u64 fetched;			/* commands fetched from SQs */
 	/* how late completions were posted against the model's due time */
 	u64 posted;
 	u64 post_late_ns;		/* sum */
@@ -109,8 +110,8 @@ struct nvmev_ctrl_ops {
 
 struct nvmev_ctrl {
 	const struct nvmev_ctrl_ops *ops;
-	void *ctx;
-	void NVMEV_IOMEM *bar;		/* registers and doorbells */
+	void *ctx;			/* the ops' first argument */
+	void __iomem *bar;		/* registers and doorbells */
 	u32 max_io_queues;
 
 	/* registers, latched when the controller was enabled */
@@ -145,7 +146,7 @@ struct nvmev_ctrl {
 
 /* Set up the engine on the zeroed @bar (CAP, VS); 0 or -ENOMEM. */
 int nvmev_ctrl_init(struct nvmev_ctrl *c, const struct nvmev_ctrl_ops *ops,
-		    void *ctx, void NVMEV_IOMEM *bar, u32 max_io_queues);
+		    void *ctx, void __iomem *bar, u32 max_io_queues);
 void nvmev_ctrl_exit(struct nvmev_ctrl *c);
 
 /*
@@ -175,6 +176,12 @@ u16 nvmev_ctrl_delete_sq(struct nvmev_ctrl *c, u16 qid);
 u16 nvmev_ctrl_delete_cq(struct nvmev_ctrl *c, u16 qid);
 /* Set Features Number of Queues: CDW11 in, the granted counts in *result */
 u16 nvmev_ctrl_set_num_queues(struct nvmev_ctrl *c, u32 cdw11, u32 *result);
+
+/* No I/O command outstanding: whatever comes next is the host's move. */
+static inline bool nvmev_ctrl_quiet(const struct nvmev_ctrl *c)
+{
+	return !c->io_inflight;
+}
 
 /* Time the controller has had I/O commands outstanding, as of @now. */
 u64 nvmev_ctrl_busy_ns(const struct nvmev_ctrl *c, u64 now);
