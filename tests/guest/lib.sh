@@ -30,16 +30,21 @@ check() {
 	return 0
 }
 
-# load_nvmev [params...]: insmod and wait for the namespace block device
-load_nvmev() {
-	# shellcheck disable=SC2086
-	insmod /modules/nvmev.ko $NVMEV_MEM "$@" || return 1
+# wait_nvme0n1: until the nvme driver has the namespace (at most 20 s)
+wait_nvme0n1() {
 	i=0
 	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	[ -b /dev/nvme0n1 ]
+}
+
+# load_nvmev [params...]: insmod and wait for the namespace block device
+load_nvmev() {
+	# shellcheck disable=SC2086
+	insmod /modules/nvmev.ko $NVMEV_MEM "$@" || return 1
+	wait_nvme0n1
 }
 
 unload_nvmev() {

@@ -54,13 +54,8 @@ uhost_expect_fail() {
 uhost_rebind_nvme() {
 	echo nvme >"$UHOST_SYS/driver_override" &&
 		echo "$UHOST_BDF" >/sys/bus/pci/drivers/uio_pci_generic/unbind &&
-		echo "$UHOST_BDF" >/sys/bus/pci/drivers_probe || return 1
-	i=0
-	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -b /dev/nvme0n1 ]
+		echo "$UHOST_BDF" >/sys/bus/pci/drivers_probe &&
+		wait_nvme0n1
 }
 
 test_uhost_bringup() {
