@@ -552,21 +552,85 @@ prefill() {
 		nvme flush /dev/nvme0n1 -n 1 >/dev/null
 }
 
-# QD1 4 KiB random reads: fio's mean latency within 5 % of the model's
-# prediction (firmware + tR + channel + link transfer, x time_scale).
+# lat_predicted_ns SCALE: the model's QD1 4 KiB read at time_scale SCALE,
+# firmware + tR + channel + link transfer
+lat_predicted_ns() {
+	g=$DBG/geometry
+	echo $(( ($(value fw_read_4k_ns "$g") + $(value read_ns "$g") +
+		(4096000 + $(value channel_mbps "$g") - 1) / $(value channel_mbps "$g") +
+		(4096000 + $(value link_mbps "$g") - 1) / $(value link_mbps "$g")) * $1 ))
+}
+
+# lat_pct FILE P: the P-th percentile (0 = the least) of the numbers in FILE
+lat_pct() {
+	sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { print v[int((NR - 1) * p / 100) + 1] }'
+}
+
+# lat_run SCALE N: N QD1 4 KiB random reads at time_scale SCALE; each
+# read's latency (ns, from fio's log) is added to /tmp/lat.SCALE
+lat_run() {
+	echo "$1" >"$DBG/time_scale" && [ "$(value time_scale "$DBG/geometry")" = "$1" ] || return 1
+	echo 1 >"$DBG/stats_reset"
+	rm -f /tmp/latrun_lat.1.log
+	fio --name=lat --filename=/dev/nvme0n1 --size=2M --bs=4k --rw=randread \
+		--ioengine=psync --direct=1 --number_ios="$2" --randrepeat=0 \
+		--write_lat_log=/tmp/latrun --log_avg_msec=0 --eta=never --output=/tmp/lat.out || return 1
+	awk -F', *' '{ print $2 }' /tmp/latrun_lat.1.log >/tmp/latrun
+	[ "$(wc -l </tmp/latrun)" -ge "$2" ] || return 1
+	cat /tmp/latrun >>"/tmp/lat.$1"
+	echo "latency: time_scale=$1 reads=$2 median_ns=$(lat_pct /tmp/latrun 50)" \
+		"mean_ns=$(awk '{ s += $1 } END { printf "%d", s / NR }' /tmp/latrun)" \
+		"device post_late_mean_ns=$(value post_late_mean_ns "$DBG/stats")" \
+		"post_late_max_ns=$(value post_late_max_ns "$DBG/stats")"
+}
+
+# QD1 4 KiB random reads: the device's latency is the model's prediction
+# (firmware + tR + channel + link transfer, x time_scale).
+#
+# What fio measures is the device's latency plus the host's: the nvme
+# driver, fio, the interrupt, the worker noticing the doorbell, and the
+# worker's wake-ups (under TCG QEMU's main loop must fire each hrtimer and
+# the halted vCPU's thread be scheduled again). None of that depends on
+# time_scale, so the same reads are measured in the same run as a control
+# at time_scale 10 and the host's part cancels in the difference. The runs
+# alternate, so a neighbour that gets busier or quieter shifts both alike.
+# On a busy host these delays are large, heavy-tailed and change within
+# seconds: 2-10 ms on a median read, up to 800 ms on one, and the
+# worker's 1 ms sleep chunks make a 64 ms read's posting later than a
+# short one's (the device's own post_late_mean_ns, printed per run). Means
+# and medians of the two scales then differed by 7-8 % of the model's
+# difference either way on a host at load 12; the least reads did not
+# (64.46-64.60 ms for a predicted 63.84). The host only ever adds delay,
+# so the test compares a low quantile of the pooled reads, the 20th
+# percentile: where the host added least, yet above the few reads a
+# slower device could leave undelayed (a random extra 0-20 ms, jitter_ns
+# 20000 x 1000, moves it by ~4 ms). The difference of the two must be the
+# model's (p_big - p_small) within 5 %; one-sided, the device is never
+# early: no read at time_scale 1000 under 95 % of p_big.
 test_latency() {
 	check "insmod" load_nvmev capacity_mib=64 time_scale=1000 || return 1
 	check "prefill" prefill 2
-	g=$DBG/geometry
-	predicted_ns=$(( ($(value fw_read_4k_ns "$g") + $(value read_ns "$g") +
-		(4096000 + $(value channel_mbps "$g") - 1) / $(value channel_mbps "$g") +
-		(4096000 + $(value link_mbps "$g") - 1) / $(value link_mbps "$g")) * $(value time_scale "$g") ))
-	measured_us=$(fio_terse 40 --name=lat --filename=/dev/nvme0n1 --size=2M --bs=4k \
-		--rw=randread --ioengine=psync --direct=1 --number_ios=60)
-	measured_ns=$(awk -v m="$measured_us" 'BEGIN { printf "%d", m * 1000 }')
-	echo "latency: predicted_ns=$predicted_ns measured_ns=$measured_ns"
-	check "within 5 %" [ $((measured_ns * 100)) -ge $((predicted_ns * 95)) ] &&
-		check "within 5 %" [ $((measured_ns * 100)) -le $((predicted_ns * 105)) ]
+	big=1000 small=10 n=30
+	rm -f /tmp/lat.$big /tmp/lat.$small
+	for round in 1 2; do
+		for scale in $small $big; do
+			lat_run "$scale" $n || { check "time_scale $scale, round $round" false; break 2; }
+		done
+	done
+	p_big=$(lat_predicted_ns $big)
+	p_small=$(lat_predicted_ns $small)
+	m_big=$(lat_pct /tmp/lat.$big 20)
+	m_small=$(lat_pct /tmp/lat.$small 20)
+	min_big=$(lat_pct /tmp/lat.$big 0)
+	echo "latency: predicted_ns big=$p_big small=$p_small diff=$((p_big - p_small))"
+	echo "latency: 20th percentile ns big=$m_big small=$m_small diff=$((m_big - m_small))" \
+		"($(((m_big - m_small) * 1000 / (p_big - p_small))) per mille of predicted);" \
+		"median ns big=$(lat_pct /tmp/lat.$big 50) small=$(lat_pct /tmp/lat.$small 50);" \
+		"least ns big=$min_big"
+	d=$(((m_big - m_small) * 100))
+	check "difference >= 95 % of predicted" [ "$d" -ge $(((p_big - p_small) * 95)) ]
+	check "difference <= 105 % of predicted" [ "$d" -le $(((p_big - p_small) * 105)) ]
+	check "never early" [ $((min_big * 100)) -ge $((p_big * 95)) ]
 	check "rmmod" unload_nvmev
 }
 
@@ -608,26 +672,41 @@ test_alignment() {
 	check "rmmod" unload_nvmev
 }
 
-# microseconds of CPU the controller thread has used (the scheduler's
-# exact runtime; tick sampling is biased for a thread that wakes on timers)
-worker_cpu_us() {
+# worker_sched FIELD: a field of the controller thread's
+# /proc/PID/schedstat: 1 = ns on a CPU (the scheduler's exact runtime;
+# tick sampling is biased for a thread that wakes on timers), 3 = the
+# number of times it ran
+worker_sched() {
 	pid=$(pidof nvmev) || return 1
-	awk '{ printf "%d", $1 / 1000 }' "/proc/$pid/schedstat"
+	cut -d' ' -f"$1" "/proc/$pid/schedstat"
 }
 
-# An idle device must not burn a CPU: under 3 % of one over 5 s. In deep
-# idle the worker wakes every 10 ms; under TCG each wake-up costs 0.1-0.2 ms
-# of guest CPU depending on the host's load (1.3-2.3 % measured), natively
-# microseconds.
+# centiseconds since boot
+uptime_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
+
+# An idle device must not burn a CPU. The sleep policy (nvmev_worker.c)
+# bounds how often the worker runs: past 1 s without commands it sleeps
+# up to 10 x sleep_max_us = 10 ms, about 100 runs a second; more than
+# twice that (plus 20) fails. That count does not depend on the host.
+# Its CPU time does: under TCG one run costs 0.1-0.4 ms of guest time
+# depending on the host's load (a preempted vCPU's time is the running
+# task's), so the CPU bound is loose, half a CPU: a host would have to
+# take 5 ms per run to fail it, a spinning or constantly waking worker
+# (sleep_max_us=1: every 10 us) is at or near a whole CPU.
 test_idle_cpu() {
 	check "insmod" load_nvmev || return 1
 	check "some I/O" dd if=/dev/zero of=/dev/nvme0n1 bs=1M count=4 oflag=direct
 	sleep 2		# past the first second: deep idle
-	t0=$(worker_cpu_us)
+	c0=$(uptime_cs) t0=$(worker_sched 1) r0=$(worker_sched 3)
 	sleep 5
-	t1=$(worker_cpu_us)
-	echo "idle_cpu: worker used $((t1 - t0)) us of CPU in 5 s"
-	check "idle under 3 %" [ $((t1 - t0)) -le 150000 ]
+	c1=$(uptime_cs) t1=$(worker_sched 1) r1=$(worker_sched 3)
+	ms=$(((c1 - c0) * 10)) cpu_us=$(((t1 - t0) / 1000)) runs=$((r1 - r0))
+	allowed=$((2 * ms / 10 + 20))
+	echo "idle_cpu: in $ms ms the worker ran $runs times (at most $allowed allowed," \
+		"~$((ms / 10)) by the policy) and used $cpu_us us of CPU" \
+		"($((cpu_us / (runs + (runs == 0)))) us a run, $((cpu_us / (ms * 10))) %)"
+	check "runs <= $allowed" [ "$runs" -le "$allowed" ]
+	check "CPU under 50 %" [ $((cpu_us * 2)) -le $((ms * 1000)) ]
 	check "rmmod" unload_nvmev
 }
 
