@@ -24,10 +24,14 @@ for p in "${patches[@]}"; do
 		missed=$((missed + 1))
 		continue
 	fi
-	CC=clang CXX=clang++ cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DNVMEV_FUZZ=ON -DNVMEV_TESTS=OFF -DNVMEV_BENCH=OFF >"$tree/build.log" 2>&1 &&
-		cmake --build "$tree/build" -j "$(nproc)" --target fuzz_ctrl >>"$tree/build.log" 2>&1 ||
-		{ tail -20 "$tree/build.log"; echo "fuzz-defects: $name: build failed"; missed=$((missed + 1)); continue; }
+	if ! CC=clang CXX=clang++ cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DNVMEV_FUZZ=ON -DNVMEV_TESTS=OFF -DNVMEV_BENCH=OFF >"$tree/build.log" 2>&1 ||
+		! cmake --build "$tree/build" -j "$(nproc)" --target fuzz_ctrl >>"$tree/build.log" 2>&1; then
+		tail -20 "$tree/build.log"
+		echo "fuzz-defects: $name: build failed"
+		missed=$((missed + 1))
+		continue
+	fi
 	mkdir -p "$tree/corpus" "$tree/artifacts"
 	cp tests/fuzz/corpus-ctrl/* "$tree/corpus/"
 	start=$SECONDS
