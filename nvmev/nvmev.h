@@ -67,6 +67,7 @@ struct nvmev_dev {
 	u32 max_io_queues;
 	int cpu;			/* worker CPU, -1 = any */
 	u32 spin_us;			/* busy-poll this long after activity */
+	u32 spin_max_us;		/* longer, as the host's pace suggests */
 	u32 sleep_max_us;		/* longest idle sleep */
 
 	/* PCI side */

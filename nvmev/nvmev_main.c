@@ -50,6 +50,9 @@ MODULE_PARM_DESC(cpu, "CPU the controller thread is bound to; -1 = let the sched
 static unsigned int spin_us = 50;
 module_param(spin_us, uint, 0444);
 MODULE_PARM_DESC(spin_us, "busy-poll this long after the last activity before sleeping, us, 0..100000 [default 50]");
+static unsigned int spin_max_us = 2000;
+module_param(spin_max_us, uint, 0444);
+MODULE_PARM_DESC(spin_max_us, "busy-poll up to this long after a completion when the host's next command usually follows sooner (its pace, measured); 0 = spin_us only, us, 0..100000 [default 2000]");
 static unsigned int sleep_max_us = 1000;
 module_param(sleep_max_us, uint, 0444);
 MODULE_PARM_DESC(sleep_max_us, "longest idle sleep (bounds the wake-up delay of an idle device; 10 x after 1 s without commands), us, 1..1000000 [default 1000]");
@@ -115,6 +118,10 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		pr_err("spin_us=%u is out of range [0, 100000]\n", spin_us);
 		return -EINVAL;
 	}
+	if (spin_max_us > 100000) {
+		pr_err("spin_max_us=%u is out of range [0, 100000]\n", spin_max_us);
+		return -EINVAL;
+	}
 	if (!sleep_max_us || sleep_max_us > 1000000) {
 		pr_err("sleep_max_us=%u is out of range [1, 1000000]\n",
 		       sleep_max_us);
@@ -128,6 +135,7 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	dev->max_io_queues = io_queues;
 	dev->cpu = cpu;
 	dev->spin_us = spin_us;
+	dev->spin_max_us = spin_max_us;
 	dev->sleep_max_us = sleep_max_us;
 	dev->sysdata.domain = pci_domain;
 	return 0;

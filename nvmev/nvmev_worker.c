@@ -88,10 +88,56 @@ static void nvmev_idle_sleep(u64 ns)
 				 HRTIMER_MODE_REL);
 }
 
+/*
+ * The host's pace: once nothing is outstanding, how long the host takes
+ * to send its next command (a synchronous reader's interrupt, wake-up
+ * and system call). Spinning that long after a completion catches the
+ * command at once; falling asleep instead adds a timer wake-up to every
+ * I/O, which at QD1 costs more than the I/O itself. A host slower than
+ * spin_max_us gets no spinning beyond spin_us: the thread sleeps, and an
+ * idle drive costs almost nothing either way.
+ */
+struct nvmev_pace {
+	u64 quiet_since;		/* nothing outstanding since; 0: busy */
+	u64 fetched;			/* the engine's count at the last pass */
+	u64 gap_ns;			/* moving average of the host's gaps */
+};
+
+static void nvmev_pace_update(struct nvmev_pace *p, const struct nvmev_dev *dev,
+			      u64 now)
+{
+	const struct nvmev_ctrl *c = &dev->ctrl;
+	/* one long pause must not make a fast host look slow for long */
+	u64 cap = 4ull * dev->spin_max_us * NSEC_PER_USEC;
+
+	if (c->stats.fetched != p->fetched) {
+		if (p->quiet_since)
+			p->gap_ns = (7 * p->gap_ns +
+				     min(now - p->quiet_since, cap)) / 8;
+		p->fetched = c->stats.fetched;
+		p->quiet_since = 0;
+	}
+	if (!p->quiet_since && nvmev_ctrl_quiet(c))
+		p->quiet_since = now;
+}
+
+/* how long to keep spinning after the last work */
+static u64 nvmev_pace_spin_ns(const struct nvmev_pace *p,
+			      const struct nvmev_dev *dev)
+{
+	u64 base = dev->spin_us * NSEC_PER_USEC;
+	u64 max_ns = dev->spin_max_us * NSEC_PER_USEC;
+
+	if (p->gap_ns > max_ns)
+		return base;
+	return max(base, min(max_ns, 2 * p->gap_ns + base));
+}
+
 static int nvmev_worker(void *arg)
 {
 	struct nvmev_dev *dev = arg;
 	u64 last_work = ktime_get_ns(), sleep_ns = NVMEV_SLEEP_MIN_US * 1000ull;
+	struct nvmev_pace pace = { 0 };
 
 	while (!kthread_should_stop()) {
 		u64 now, next, max_ns;
@@ -100,13 +146,14 @@ static int nvmev_worker(void *arg)
 		work = nvmev_pci_poll(dev);
 		work += nvmev_ctrl_poll(&dev->ctrl, &next);
 		now = ktime_get_ns();
+		nvmev_pace_update(&pace, dev, now);
 		if (work) {
 			last_work = now;
 			sleep_ns = NVMEV_SLEEP_MIN_US * 1000ull;
 			cond_resched();
 			continue;
 		}
-		if (now - last_work < dev->spin_us * NSEC_PER_USEC &&
+		if (now - last_work < nvmev_pace_spin_ns(&pace, dev) &&
 		    next > now + NSEC_PER_USEC) {
 			cpu_relax();
 			cond_resched();
