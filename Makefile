@@ -8,6 +8,7 @@
 #   make hints        placement-hint experiments, simulator and guest
 #   make ext4         file-system experiments through ext4, patched guest kernel
 #   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
+#   make paths        software latency on every host path, and null_blk's, one patched guest
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -17,7 +18,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints ext4 nio clean
+.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths clean
 
 all: module sim
 
@@ -62,6 +63,9 @@ ext4: deps
 # synchronous polling and NIO (host patches 4-5): latency and CPU
 nio: deps
 	scripts/nio-experiments.sh $(RESULTS)/nio
+
+paths: deps
+	scripts/paths-experiment.sh $(RESULTS)/paths
 
 clean:
 	rm -rf $(BUILD)

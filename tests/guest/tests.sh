@@ -35,3 +35,5 @@ ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passt
 . /tests/uhost.sh
 # shellcheck source=tests/guest/pci.sh
 . /tests/pci.sh
+# shellcheck source=tests/guest/paths.sh
+. /tests/paths.sh
