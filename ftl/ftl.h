@@ -115,6 +115,19 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now_ns,
 	       u64 *done_ns);
 
 /*
+ * A trim in slices, for a transport that must bound the work of each call
+ * (one trim may cover the drive, and a command hundreds of them):
+ * ftl_trim_begin() checks, counts and times the FTL_OP_TRIM @cmd exactly
+ * as ftl_submit() does but deallocates nothing; the caller then
+ * deallocates the 4 KiB units that lie wholly inside it with ftl_unmap(),
+ * as many per call as it likes. ftl_submit() of a trim is both at once.
+ */
+int ftl_trim_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now_ns,
+		   u64 *done_ns);
+/* Deallocate 4 KiB units @first .. @first + @n - 1 (those that exist). */
+void ftl_unmap(struct ftl *ftl, u64 first, u64 n);
+
+/*
  * Let the drive use idle time up to @now_ns: background GC runs on every
  * die that is idle and short of free blocks. ftl_submit() does this too;
  * call it when no command arrives for a while.
@@ -152,6 +165,14 @@ struct ftl_location {
 
 /* Location of the 4 KiB unit holding byte @off; -ENOENT if unmapped. */
 int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc);
+
+/*
+ * How many of the 4 KiB units from @first on, at most @n, are in a row
+ * mapped (*@mapped true) or unmapped (false) like @first; 0 if @first is
+ * beyond the capacity. Unmapped: never written, or trimmed since; what a
+ * transport reads as zeroes. O(the run).
+ */
+u64 ftl_mapped_run(const struct ftl *ftl, u64 first, u64 n, bool *mapped);
 
 /* Erase count of one block (wear). */
 u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block);

@@ -218,19 +218,33 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 	return status;
 }
 
-/* Only whole 4 KiB units can be unmapped; partial ones keep their data. */
-static int ftl_trim(struct ftl *ftl, u64 off, u64 len, u64 now, u64 *done)
+void ftl_unmap(struct ftl *ftl, u64 first, u64 n)
 {
-	u64 first = (off + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT;
-	u64 end = (off + len) >> FTL_MAP_SHIFT;
 	u64 i;
 
-	for (i = first; i < end; i++) {
+	if (first >= ftl->geo.logical_units)
+		return;
+	n = ftl_min64(n, ftl->geo.logical_units - first);
+	for (i = first; i < first + n; i++) {
 		if (ftl->l2p[i] != FTL_NONE) {
 			ftl_invalidate(ftl, (u32)i);
 			ftl->st.trimmed_units++;
 		}
 	}
+}
+
+/*
+ * Only whole 4 KiB units can be unmapped; partial ones keep their data.
+ * With @unmap false the caller unmaps them (ftl_trim_begin()).
+ */
+static int ftl_trim(struct ftl *ftl, u64 off, u64 len, bool unmap, u64 now,
+		    u64 *done)
+{
+	u64 first = (off + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT;
+	u64 end = (off + len) >> FTL_MAP_SHIFT;
+
+	if (unmap && end > first)
+		ftl_unmap(ftl, first, end - first);
 	*done = now + ftl->geo.t_fw_write;
 	return FTL_OK;
 }
@@ -257,8 +271,8 @@ int ftl_set_time_scale(struct ftl *ftl, u64 scale)
 	return 0;
 }
 
-int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
-	       u64 *done)
+static int ftl_submit_cmd(struct ftl *ftl, const struct ftl_cmd *cmd,
+			  bool unmap, u64 now, u64 *done)
 {
 	u64 cap = ftl_capacity_bytes(ftl);
 	u64 first, n;
@@ -296,7 +310,7 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 		ret = ftl_write(ftl, cmd, first, n, now, done);
 		break;
 	case FTL_OP_TRIM:
-		ret = ftl_trim(ftl, cmd->off, cmd->len, now, done);
+		ret = ftl_trim(ftl, cmd->off, cmd->len, unmap, now, done);
 		break;
 	default:
 		ret = ftl_flush(ftl, now, done);
@@ -307,4 +321,21 @@ int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 	else if (ftl->geo.t_jitter)
 		*done += ftl_jitter(ftl);
 	return ret;
+}
+
+int ftl_submit(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
+	       u64 *done)
+{
+	return ftl_submit_cmd(ftl, cmd, true, now, done);
+}
+
+int ftl_trim_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
+		   u64 *done)
+{
+	if (cmd->op != FTL_OP_TRIM) {
+		*done = now + ftl->geo.t_fw_write;
+		ftl->st.errors++;
+		return FTL_ERR_INVALID;
+	}
+	return ftl_submit_cmd(ftl, cmd, false, now, done);
 }

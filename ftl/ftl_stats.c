@@ -65,6 +65,24 @@ int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
 	return 0;
 }
 
+u64 ftl_mapped_run(const struct ftl *ftl, u64 first, u64 n, bool *mapped)
+{
+	u64 units = ftl->geo.logical_units, i;
+
+	*mapped = false;
+	if (first >= units || !n)
+		return 0;
+	n = ftl_min64(n, units - first);
+	*mapped = ftl->l2p[first] != FTL_NONE;
+	for (i = 1; i < n; i++) {
+		bool m = ftl->l2p[first + i] != FTL_NONE;
+
+		if (m != *mapped)
+			break;
+	}
+	return i;
+}
+
 u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block)
 {
 	if (die >= ftl->geo.dies || block >= ftl->geo.blocks_per_die)

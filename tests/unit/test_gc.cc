@@ -1,5 +1,6 @@
 // Garbage collection, trim, full-device behaviour and command errors,
 // with the full L2P/P2L consistency check.
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -106,6 +107,78 @@ TEST(Gc, TrimUnmapsWholeUnitsOnly) {
   ok(m, cmd(FTL_OP_READ, 4 * K4, 4 * K4), 0);
   EXPECT_EQ(m.stats().unmapped_read_units, 4u);
   EXPECT_TRUE(m.check().empty()) << m.check();
+}
+
+// The query a transport reads never-written and trimmed units by.
+TEST(Map, MappedRunReportsRunsOfOneState) {
+  Model m(small_config());
+  ftl* f = m.raw();
+  const uint64_t units = m.capacity_bytes() / K4;
+  bool mapped = true;
+  EXPECT_EQ(ftl_mapped_run(f, 0, units, &mapped), units);
+  EXPECT_FALSE(mapped);
+  ok(m, cmd(FTL_OP_WRITE, 2 * K4, 3 * K4), 0);
+  ok(m, cmd(FTL_OP_WRITE, 9 * K4 + 512, 512), 0);  // part of a unit maps it
+  EXPECT_EQ(ftl_mapped_run(f, 0, 100, &mapped), 2u);
+  EXPECT_FALSE(mapped);
+  EXPECT_EQ(ftl_mapped_run(f, 2, 100, &mapped), 3u);
+  EXPECT_TRUE(mapped);
+  EXPECT_EQ(ftl_mapped_run(f, 3, 1, &mapped), 1u);  // at most n
+  EXPECT_TRUE(mapped);
+  EXPECT_EQ(ftl_mapped_run(f, 5, 100, &mapped), 4u);
+  EXPECT_FALSE(mapped);
+  EXPECT_EQ(ftl_mapped_run(f, 9, 100, &mapped), 1u);
+  EXPECT_TRUE(mapped);
+  EXPECT_EQ(ftl_mapped_run(f, 10, ~0ull, &mapped), units - 10);  // up to the end
+  EXPECT_FALSE(mapped);
+  EXPECT_EQ(ftl_mapped_run(f, units, 1, &mapped), 0u);
+  EXPECT_EQ(ftl_mapped_run(f, 0, 0, &mapped), 0u);
+  ok(m, cmd(FTL_OP_TRIM, 3 * K4, K4), 0);
+  EXPECT_EQ(ftl_mapped_run(f, 2, 100, &mapped), 1u);
+  EXPECT_EQ(ftl_mapped_run(f, 3, 100, &mapped), 1u);
+  EXPECT_FALSE(mapped);
+}
+
+// A trim timed at once and deallocated later in slices (what nvmev.ko does
+// with long ones) leaves the model exactly as one ftl_submit() of it:
+// same completion, mapping, counters, and timing of what follows.
+TEST(Map, TrimInSlicesIsTheSameTrim) {
+  ftl_config c = small_config();
+  c.jitter_ns = 5000;  // the jitter's random sequence must not shift either
+  Model whole(c), sliced(c);
+  const uint64_t units = whole.capacity_bytes() / K4;
+  uint64_t t = 0;
+  for (uint64_t u = 0; u < units; u += 32) {
+    const ftl_cmd w = cmd(FTL_OP_WRITE, u * K4, 32 * K4);
+    ASSERT_EQ(ok(sliced, w, t), ok(whole, w, t));
+    t += 20000;
+  }
+  // bytes [512, 3/4 of the drive + 1000): partial units at both ends stay
+  const ftl_cmd trim = cmd(FTL_OP_TRIM, 512, units * K4 * 3 / 4 + 488);
+  Completion a = whole.submit(trim, t);
+  uint64_t done = 0;
+  ASSERT_EQ(ftl_trim_begin(sliced.raw(), &trim, t, &done), FTL_OK);
+  EXPECT_EQ(done, a.done_ns);
+  EXPECT_EQ(sliced.stats().trimmed_units, 0u);  // nothing deallocated yet
+  for (uint64_t u = 1, end = units * 3 / 4; u < end; u += 7)
+    ftl_unmap(sliced.raw(), u, std::min<uint64_t>(7, end - u));
+  ftl_unmap(sliced.raw(), units, 5);  // beyond the capacity: nothing
+  EXPECT_EQ(die_map(sliced), die_map(whole));
+  EXPECT_EQ(sliced.stats().trimmed_units, units * 3 / 4 - 1);
+  EXPECT_EQ(sliced.stats().trimmed_units, whole.stats().trimmed_units);
+  EXPECT_EQ(sliced.stats().cmds[FTL_OP_TRIM], whole.stats().cmds[FTL_OP_TRIM]);
+  EXPECT_GE(sliced.die_of(0), 0);
+  EXPECT_GE(sliced.die_of(units * K4 * 3 / 4), 0);
+  for (uint64_t i = 0; i < 200; i++) {
+    ftl_cmd w = cmd(FTL_OP_WRITE, (i * 37 % units) * K4, K4);
+    t += 3000;
+    EXPECT_EQ(sliced.submit(w, t).done_ns, whole.submit(w, t).done_ns) << "write " << i;
+  }
+  EXPECT_TRUE(sliced.check().empty()) << sliced.check();
+  // only trims begin so
+  const ftl_cmd write = cmd(FTL_OP_WRITE, 0, K4);
+  EXPECT_EQ(ftl_trim_begin(sliced.raw(), &write, t, &done), FTL_ERR_INVALID);
+  EXPECT_GT(done, t);
 }
 
 TEST(Gc, AFullDeviceKeepsAcceptingOverwrites) {
