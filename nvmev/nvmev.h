@@ -49,6 +49,23 @@ struct nvmev_errlog {
 	u64 count;			/* errors so far: the newest's Error Count */
 };
 
+/*
+ * A Dataset Management or Write Zeroes command that deallocates more than
+ * one pass should (nvmev_io.c): what is left of it.
+ */
+struct nvmev_trim {
+	u16 sqid;
+	u16 cid;
+	u16 status;
+	u64 due_ns;			/* the model's completion time */
+	void *ranges;			/* DSM ranges as fetched, or NULL */
+	u32 nr;				/* ranges */
+	u32 next;			/* the next range to start */
+	u64 off, end;			/* bytes of the current range left */
+};
+
+#define NVMEV_HELD_TRIMS	16
+
 /* System RAM, as the resource tree had it at load (nvmev_host.c) */
 struct nvmev_host_range {
 	u64 start, end;			/* [start, end) */
@@ -98,6 +115,11 @@ struct nvmev_dev {
 	u32 features[256];		/* by FID: what Set Features stored */
 	u16 temp_thresh[2];		/* feature 04h: over, under (Kelvin) */
 	struct nvmev_errlog errlog;
+
+	/* nvmev_io.c: deallocations under way, a read's source of zeroes */
+	struct nvmev_trim trims[NVMEV_HELD_TRIMS];
+	u32 nr_trims;
+	void *zeroes;			/* NVMEV_MAX_XFER bytes, read-only */
 
 	struct ftl *ftl;
 	struct mutex model_lock;	/* the model: worker vs debugfs readers */
@@ -152,8 +174,17 @@ void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
 void nvmev_errlog_read(const struct nvmev_dev *dev, void *page);
 
 /* nvmev_io.c */
+int nvmev_io_init(struct nvmev_dev *dev);
+void nvmev_io_exit(struct nvmev_dev *dev);
+/* completes the command, at once or, a long deallocation, later */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		      const struct nvmev_sqe *sqe);
+/* Each worker pass: a slice of the held deallocations; nonzero if any. */
+int nvmev_io_background(struct nvmev_dev *dev);
+/* SQ @sqid is being deleted: its held commands complete as aborted */
+void nvmev_io_sq_deleted(struct nvmev_dev *dev, u16 sqid);
+/* a controller reset: held commands dropped */
+void nvmev_io_reset(struct nvmev_dev *dev);
 
 /* nvmev_debugfs.c */
 void nvmev_debugfs_init(struct nvmev_dev *dev);

@@ -5,15 +5,39 @@
  * Data is copied between the host's PRP pages and the namespace storage
  * (linear: LBA << lba_shift into the memmap region) when the command is
  * fetched; the flash model then says when its completion is due.
+ *
+ * What a block reads as follows the model's mapping, not the storage: a
+ * 4 KiB unit the model has not mapped (never written since the load, or
+ * deallocated) reads as zeroes (Identify Namespace DLFEAT=1), whatever the
+ * memmap= reservation kept from before. So a load costs nothing, a
+ * deallocation only model time, and storage bytes matter only in mapped
+ * units: a write that maps a unit in part zeroes the rest of it first, a
+ * deallocation of part of a mapped unit zeroes that part.
+ *
+ * Dataset Management and Write Zeroes may cover the namespace many times
+ * over. What is not done at once is held in dev->trims and continued a
+ * slice per worker pass (nvmev_io_background()), so the other queues are
+ * served meanwhile; it completes, no earlier than the model said, when
+ * the last unit is deallocated.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/vmalloc.h>
 
 #include "nvmev.h"
 
 /* the parser reads the host's entry as 16 dwords */
 static_assert(sizeof(struct nvmev_sqe) == sizeof(struct nvme_command));
+
+/*
+ * Units of deallocation work (a 4 KiB unit, a partial unit or a range)
+ * done when the command is fetched -- as many as a 1 MiB read moves -- and
+ * in each later worker pass.
+ */
+#define NVMEV_TRIM_INLINE	(NVMEV_MAX_XFER / FTL_MAP_UNIT)
+#define NVMEV_TRIM_SLICE	4096
 
 static u16 ftl_status(int ret)
 {
@@ -29,15 +53,78 @@ static u16 ftl_status(int ret)
 	}
 }
 
-/* Run @c through the model at now; returns the completion time. */
+/*
+ * Run @c through the model at now (a trim: its timing only, see
+ * ftl_trim_begin()); returns the completion time.
+ */
 static u16 model_cmd(struct nvmev_dev *dev, const struct ftl_cmd *c, u64 *due)
 {
 	int ret;
 
 	mutex_lock(&dev->model_lock);
-	ret = ftl_submit(dev->ftl, c, ktime_get_ns(), due);
+	if (c->op == FTL_OP_TRIM)
+		ret = ftl_trim_begin(dev->ftl, c, ktime_get_ns(), due);
+	else
+		ret = ftl_submit(dev->ftl, c, ktime_get_ns(), due);
 	mutex_unlock(&dev->model_lock);
 	return ftl_status(ret);
+}
+
+/*
+ * The worker is the only thread that changes the mapping, so it reads it
+ * without the model lock.
+ */
+static bool unit_mapped(struct nvmev_dev *dev, u64 unit)
+{
+	bool mapped;
+
+	ftl_mapped_run(dev->ftl, unit, 1, &mapped);
+	return mapped;
+}
+
+static void *unit_bytes(struct nvmev_dev *dev, u64 unit)
+{
+	return dev->storage + (unit << FTL_MAP_SHIFT);
+}
+
+/* A Read: the storage of mapped units, zeroes for the others. */
+static u16 read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req)
+{
+	u64 off = req->model.off, len = req->model.len;
+	u64 first = off >> FTL_MAP_SHIFT;
+	u64 end = (off + len + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT;
+	void *src = dev->storage + off;
+	u64 unit, run;
+	bool mapped;
+
+	run = ftl_mapped_run(dev->ftl, first, end - first, &mapped);
+	if (run < end - first) {
+		/* some units unmapped: what their storage holds is nobody's */
+		for (unit = first; unit < end; unit += run) {
+			run = ftl_mapped_run(dev->ftl, unit, end - unit, &mapped);
+			if (!mapped)
+				memset(unit_bytes(dev, unit), 0,
+				       run << FTL_MAP_SHIFT);
+		}
+	} else if (!mapped) {
+		src = dev->zeroes;
+	}
+	return nvmev_prp_copy(dev, req->prp1, req->prp2, src, len, true);
+}
+
+/*
+ * A Write that covers part of a unit nobody wrote: the rest of the unit
+ * reads as zeroes once the model maps it, so the storage must hold them.
+ */
+static void zero_unwritten_edges(struct nvmev_dev *dev, u64 off, u64 len)
+{
+	u64 head = off & (FTL_MAP_UNIT - 1), end = off + len;
+	u64 tail = end & (FTL_MAP_UNIT - 1);
+
+	if (head && !unit_mapped(dev, off >> FTL_MAP_SHIFT))
+		memset(dev->storage + off - head, 0, head);
+	if (tail && !unit_mapped(dev, end >> FTL_MAP_SHIFT))
+		memset(dev->storage + end, 0, FTL_MAP_UNIT - tail);
 }
 
 static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
@@ -46,9 +133,14 @@ static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
 	u64 units = req->model.len >> 9;	/* SMART counts 512-byte units */
 	u16 status;
 
-	status = nvmev_prp_copy(dev, req->prp1, req->prp2,
-				dev->storage + req->model.off, req->model.len,
-				!write);
+	if (write) {
+		zero_unwritten_edges(dev, req->model.off, req->model.len);
+		status = nvmev_prp_copy(dev, req->prp1, req->prp2,
+					dev->storage + req->model.off,
+					req->model.len, false);
+	} else {
+		status = read_data(dev, req);
+	}
 	if (status)
 		return status;
 	if (write) {
@@ -63,45 +155,197 @@ static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
 	return model_cmd(dev, &req->model, due);
 }
 
-static u16 write_zeroes(struct nvmev_dev *dev, const struct nvmev_io_req *req,
-			u64 *due)
+/* ---- deallocation, in slices ---- */
+
+/*
+ * Deallocate from *@off towards @end, at most @budget (> 0) units; returns
+ * the work done. Part of a unit stays mapped in the model: if it is, that
+ * part of its storage is zeroed.
+ */
+static u64 dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budget)
 {
-	memset(dev->storage + req->model.off, 0, req->model.len);
-	return model_cmd(dev, &req->model, due);
+	u64 unit = *off >> FTL_MAP_SHIFT, n;
+	u64 unit_end = (unit + 1) << FTL_MAP_SHIFT;
+
+	if ((*off & (FTL_MAP_UNIT - 1)) || end < unit_end) {
+		u64 stop = min(end, unit_end);
+
+		if (unit_mapped(dev, unit))
+			memset(dev->storage + *off, 0, stop - *off);
+		*off = stop;
+		return 1;
+	}
+	n = min(budget, (end - *off) >> FTL_MAP_SHIFT);
+	mutex_lock(&dev->model_lock);
+	ftl_unmap(dev->ftl, unit, n);
+	mutex_unlock(&dev->model_lock);
+	*off += n << FTL_MAP_SHIFT;
+	return n;
 }
 
-static u16 dsm(struct nvmev_dev *dev, const struct nvmev_io_req *req,
-	       u64 *due)
+/* Work on @t for about @budget units; true when nothing is left of it. */
+static bool trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 budget)
+{
+	u64 used = 0, len;
+
+	while (used < budget) {
+		if (t->off < t->end) {
+			used += dealloc_some(dev, &t->off, t->end, budget - used);
+		} else if (t->next < t->nr) {
+			nvmev_dsm_range(&dev->ns, t->ranges, t->next++, &t->off,
+					&len);
+			t->end = t->off + len;
+			used++;
+		} else {
+			return true;
+		}
+	}
+	return t->off == t->end && t->next == t->nr;
+}
+
+static void trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
+			  u16 status)
+{
+	kfree(t->ranges);
+	nvmev_ctrl_complete(&dev->ctrl, t->sqid, t->cid, status, 0, t->due_ns);
+}
+
+/*
+ * Carry out @t, which the model has timed: at once if it is short, else
+ * held for the worker's passes. When all NVMEV_HELD_TRIMS are taken -- the
+ * host has that many long deallocations outstanding -- it is done here
+ * and now, slice by slice, rescheduling between slices: the other queues
+ * wait for it, but the thread never runs unbounded without a break.
+ * Completes the command either way.
+ */
+static void trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
+{
+	if (t->status)
+		dev->stats.io_errors++;
+	if (trim_step(dev, t, NVMEV_TRIM_INLINE)) {
+		trim_complete(dev, t, t->status);
+		return;
+	}
+	if (dev->nr_trims < NVMEV_HELD_TRIMS) {
+		dev->trims[dev->nr_trims++] = *t;
+		return;
+	}
+	while (!trim_step(dev, t, NVMEV_TRIM_SLICE))
+		cond_resched();
+	trim_complete(dev, t, t->status);
+}
+
+static void write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			 const struct nvmev_io_req *req)
+{
+	struct nvmev_trim t = {
+		.sqid = sqid,
+		.cid = req->cid,
+		.off = req->model.off,
+		.end = req->model.off + req->model.len,
+	};
+
+	t.status = model_cmd(dev, &req->model, &t.due_ns);
+	if (t.status)
+		t.end = t.off;
+	trim_run(dev, &t);
+}
+
+/* Fetch and check the ranges, time them in the model, then deallocate. */
+static void dsm(struct nvmev_dev *dev, u16 sqid, const struct nvmev_io_req *req)
 {
 	const struct nvmev_ns_view *ns = &dev->ns;
+	struct nvmev_trim t = {
+		.sqid = sqid,
+		.cid = req->cid,
+		.due_ns = ktime_get_ns(),
+	};
 	u32 nr = req->nr_ranges, i;
-	void *ranges;
-	u16 status;
 
-	*due = ktime_get_ns();
-	if (!nr)
-		return NVME_SC_SUCCESS;		/* access hints only */
-	ranges = kmalloc_array(nr, NVMEV_DSM_RANGE_BYTES, GFP_KERNEL);
-	if (!ranges)
-		return NVME_SC_INTERNAL;
-	status = nvmev_prp_copy(dev, req->prp1, req->prp2, ranges,
-				nr * NVMEV_DSM_RANGE_BYTES, false);
+	if (nr)				/* else access hints only */
+		t.ranges = kmalloc_array(nr, NVMEV_DSM_RANGE_BYTES, GFP_KERNEL);
+	if (nr && !t.ranges)
+		t.status = NVME_SC_INTERNAL;
+	else if (nr)
+		t.status = nvmev_prp_copy(dev, req->prp1, req->prp2, t.ranges,
+					  nr * NVMEV_DSM_RANGE_BYTES, false);
 	/* every range is checked before any is deallocated */
-	if (!status)
-		status = nvmev_dsm_check(ns, ranges, nr);
-	for (i = 0; !status && i < nr; i++) {
+	if (!t.status)
+		t.status = nvmev_dsm_check(ns, t.ranges, nr);
+	for (i = 0; !t.status && i < nr; i++) {
 		struct ftl_cmd c = { .op = FTL_OP_TRIM };
-		u64 t;
+		u64 due;
 
-		nvmev_dsm_range(ns, ranges, i, &c.off, &c.len);
+		nvmev_dsm_range(ns, t.ranges, i, &c.off, &c.len);
 		if (!c.len)
 			continue;
-		memset(dev->storage + c.off, 0, c.len);
-		status = model_cmd(dev, &c, &t);
-		*due = max(*due, t);
+		t.status = model_cmd(dev, &c, &due);
+		t.due_ns = max(t.due_ns, due);
 	}
-	kfree(ranges);
-	return status;
+	/* a command that fails deallocates nothing */
+	t.nr = t.status ? 0 : nr;
+	trim_run(dev, &t);
+}
+
+int nvmev_io_background(struct nvmev_dev *dev)
+{
+	struct nvmev_trim t;
+
+	if (!dev->nr_trims)
+		return 0;
+	/* round robin: a slice of the first, which then goes last */
+	t = dev->trims[0];
+	dev->nr_trims--;
+	memmove(&dev->trims[0], &dev->trims[1],
+		dev->nr_trims * sizeof(dev->trims[0]));
+	if (trim_step(dev, &t, NVMEV_TRIM_SLICE))
+		trim_complete(dev, &t, t.status);
+	else
+		dev->trims[dev->nr_trims++] = t;
+	return 1;
+}
+
+void nvmev_io_sq_deleted(struct nvmev_dev *dev, u16 sqid)
+{
+	u32 i, kept = 0;
+
+	for (i = 0; i < dev->nr_trims; i++) {
+		if (dev->trims[i].sqid == sqid)
+			trim_complete(dev, &dev->trims[i], NVME_SC_ABORT_QUEUE);
+		else
+			dev->trims[kept++] = dev->trims[i];
+	}
+	dev->nr_trims = kept;
+}
+
+void nvmev_io_reset(struct nvmev_dev *dev)
+{
+	while (dev->nr_trims)
+		kfree(dev->trims[--dev->nr_trims].ranges);
+}
+
+int nvmev_io_init(struct nvmev_dev *dev)
+{
+	u32 i, n = NVMEV_MAX_XFER >> PAGE_SHIFT;
+	struct page **pages;
+
+	/* the zero page, over and over: a read of unmapped units copies it */
+	pages = kmalloc_array(n, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pages[i] = ZERO_PAGE(0);
+	dev->zeroes = vmap(pages, n, VM_MAP, PAGE_KERNEL_RO);
+	kfree(pages);
+	return dev->zeroes ? 0 : -ENOMEM;
+}
+
+void nvmev_io_exit(struct nvmev_dev *dev)
+{
+	nvmev_io_reset(dev);
+	if (dev->zeroes)
+		vunmap(dev->zeroes);
+	dev->zeroes = NULL;
 }
 
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
@@ -120,11 +364,11 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 			status = rw(dev, &req, &due);
 			break;
 		case nvme_cmd_write_zeroes:
-			status = write_zeroes(dev, &req, &due);
-			break;
+			write_zeroes(dev, sqid, &req);
+			return;
 		case nvme_cmd_dsm:
-			status = dsm(dev, &req, &due);
-			break;
+			dsm(dev, sqid, &req);
+			return;
 		default:		/* flush */
 			status = model_cmd(dev, &req.model, &due);
 			break;

@@ -55,11 +55,13 @@ static void op_io(void *ctx, u16 sqid, const struct nvmev_sqe *sqe)
 static void op_reset(void *ctx)
 {
 	nvmev_admin_reset(ctx);
+	nvmev_io_reset(ctx);
 }
 
-/* NVM commands complete as they are fetched: nothing is held */
+/* held NVM commands: long deallocations (AERs are on the admin queue) */
 static void op_sq_deleted(void *ctx, u16 sqid)
 {
+	nvmev_io_sq_deleted(ctx, sqid);
 }
 
 static const struct nvmev_ctrl_ops nvmev_ctrl_ops = {
@@ -144,6 +146,8 @@ static int nvmev_worker(void *arg)
 		int work;
 
 		work = nvmev_pci_poll(dev);
+		/* held work keeps the thread from sleeping until it is done */
+		work += nvmev_io_background(dev);
 		work += nvmev_ctrl_poll(&dev->ctrl, &next);
 		now = ktime_get_ns();
 		nvmev_pace_update(&pace, dev, now);
@@ -181,10 +185,15 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 	int ret;
 
 	memset_io(dev->bar, 0, NVMEV_BAR_SIZE);
-	ret = nvmev_ctrl_init(&dev->ctrl, &nvmev_ctrl_ops, dev, dev->bar,
-			      dev->max_io_queues);
+	ret = nvmev_io_init(dev);
 	if (ret)
 		return ret;
+	ret = nvmev_ctrl_init(&dev->ctrl, &nvmev_ctrl_ops, dev, dev->bar,
+			      dev->max_io_queues);
+	if (ret) {
+		nvmev_io_exit(dev);
+		return ret;
+	}
 	nvmev_admin_reset(dev);
 
 	dev->worker = kthread_create(nvmev_worker, dev, "nvmev");
@@ -192,6 +201,7 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 		ret = PTR_ERR(dev->worker);
 		dev->worker = NULL;
 		nvmev_ctrl_exit(&dev->ctrl);
+		nvmev_io_exit(dev);
 		return ret;
 	}
 	if (dev->cpu >= 0)
@@ -206,4 +216,5 @@ void nvmev_worker_stop(struct nvmev_dev *dev)
 		kthread_stop(dev->worker);
 	dev->worker = NULL;
 	nvmev_ctrl_exit(&dev->ctrl);
+	nvmev_io_exit(dev);
 }

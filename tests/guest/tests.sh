@@ -17,9 +17,9 @@ PATCHED_TESTS="smoke sync_poll nio ext4_hints_kernel ext4_append ext4_append_del
 # (NVMEV_LONG=1) is every functional test with long counts. Neither has
 # hints_capability or hints_disabled: they need a host that leaves the
 # hint feature off, and this kernel's nvme driver turns it on.
-DEBUG_TESTS="smoke bad_params raw_verify polled sync_poll nio discard passthru passthru_fuzz error_log features smart_log identify_cs stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split $UHOST_TESTS pci_flr pci_bme pci_irq_moves pci_msix_pending pci_unload pci_reservation kmemleak"
+DEBUG_TESTS="smoke bad_params raw_verify polled sync_poll nio discard passthru passthru_fuzz error_log features smart_log identify_cs stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_append ext4_overwrite ext4_dio ext4_split zero_reads discard_bounded $UHOST_TESTS pci_flr pci_bme pci_irq_moves pci_msix_pending pci_unload pci_reservation kmemleak"
 DEBUG_LONG_TESTS="smoke geometry bad_params ext4_verify raw_verify polled sync_poll nio discard passthru passthru_fuzz coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity hints_placement ext4_hints_kernel ext4_append ext4_overwrite ext4_dio ext4_split ext4_partition ext4_gc_integrity kmemleak"
-ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz error_log features smart_log identify_cs coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment $UHOST_TESTS pci_flr pci_bme pci_irq_moves pci_msix_pending pci_unload pci_reservation"
+ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passthru passthru_fuzz error_log features smart_log identify_cs coalescing stats_reset bad_attrs lifecycle reset_under_io rmmod_mounted gc_integrity idle_cpu latency alignment hints_capability hints_placement hints_disabled hints_experiment zero_reads discard_bounded $UHOST_TESTS pci_flr pci_bme pci_irq_moves pci_msix_pending pci_unload pci_reservation"
 
 # The tests themselves, by subject; each test_<name> loads and unloads the
 # module itself.
@@ -31,6 +31,8 @@ ALL_TESTS="smoke geometry bad_params ext4_verify raw_verify polled discard passt
 . /tests/ext4.sh
 # shellcheck source=tests/guest/nio.sh
 . /tests/nio.sh
+# shellcheck source=tests/guest/data.sh
+. /tests/data.sh
 # shellcheck source=tests/guest/uhost.sh
 . /tests/uhost.sh
 # shellcheck source=tests/guest/pci.sh
