@@ -51,7 +51,11 @@ void case_cc_toggle(CaseContext& c) {
     try {
       x.expect_status(k.identify(admin::CNS_CTRL, 0, id), status::SUCCESS, r + "Identify on the new admin queues");
     } catch (const Timeout&) {
-      x.expect(false, r + "Identify on the new admin queues timed out");
+      // say whether the device lost our tail write: a re-enable that it
+      // carried out after we rang zeroes the doorbells
+      uint32_t db = *k.sq_doorbell(0);
+      x.expect(false, r + "Identify on the new admin queues timed out (admin SQ tail doorbell reads " +
+                          std::to_string(db) + (db ? ")" : ": the device reset it after the host rang)"));
     }
   }
   DmaBuf buf = c.pool.alloc(kPageBytes);
