@@ -60,6 +60,8 @@ uhost_rebind_nvme() {
 
 test_uhost_bringup() {
 	check "insmod" load_nvmev || return 1
+	# an earlier test's reservation stays: take it back first
+	check "release hugepages" uhost_hugepages 0
 	check "no hugepages: says how to reserve them" uhost_expect_fail 1 nr_hugepages \
 		nvmev-uhost info
 	check "malformed BDF: usage error" uhost_expect_fail 2 "malformed PCI address" \
