@@ -207,6 +207,9 @@ static void trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
 			  u16 status)
 {
 	kfree(t->ranges);
+	/* an abort for a deleted SQ is not an error of the command */
+	if (status && status != NVME_SC_ABORT_QUEUE)
+		nvmev_errlog_add(dev, t->sqid, t->cid, NVMEV_NSID, status, 0);
 	nvmev_ctrl_complete(&dev->ctrl, t->sqid, t->cid, status, 0, t->due_ns);
 }
 
