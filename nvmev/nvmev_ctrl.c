@@ -144,7 +144,9 @@ static bool cq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 	cq->irq_enabled = ien;
 	cq->vector = vector;
 	cq->live = true;
-	nvmev_wr32(c->bar, cq_doorbell(qid), 0);
+	/* what was rung for a deleted queue of this id is not for this one */
+	if (qid)
+		nvmev_wr32(c->bar, cq_doorbell(qid), 0);
 	return true;
 }
 
@@ -163,7 +165,8 @@ static bool sq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 	sq->cqid = cqid;
 	sq->live = true;
 	c->cqs[cqid].nr_sqs++;
-	nvmev_wr32(c->bar, sq_doorbell(qid), 0);
+	if (qid)
+		nvmev_wr32(c->bar, sq_doorbell(qid), 0);
 	return true;
 }
 
@@ -398,12 +401,27 @@ static bool poll_registers(struct nvmev_ctrl *c)
 	if (c->failed)
 		return false;		/* until the host clears EN */
 	if (!c->enabled) {
+		/* a doorbell written while disabled rings nothing */
+		nvmev_wr32(c->bar, sq_doorbell(0), 0);
+		nvmev_wr32(c->bar, cq_doorbell(0), 0);
 		ctrl_enable(c, cc);
 		return true;
 	}
 	if (admin_queues_moved(c)) {
-		/* EN 1 -> 0 -> 1 between two polls: reset, then enable */
+		/*
+		 * EN 1 -> 0 -> 1 between two polls: reset, then enable. Such a
+		 * host saw the RDY = 1 of before and may already have rung the
+		 * admin doorbells for its new queues: a doorbell that still
+		 * holds what was last read of it is of the old queues and starts
+		 * again from 0; one that changed is the host's new value.
+		 */
+		u32 sq_seen = c->sqs[0].tail_seen, cq_seen = c->cqs[0].head_seen;
+
 		nvmev_ctrl_reset(c);
+		if (nvmev_rd32(c->bar, sq_doorbell(0)) == sq_seen)
+			nvmev_wr32(c->bar, sq_doorbell(0), 0);
+		if (nvmev_rd32(c->bar, cq_doorbell(0)) == cq_seen)
+			nvmev_wr32(c->bar, cq_doorbell(0), 0);
 		ctrl_enable(c, cc);
 		return true;
 	}
@@ -431,6 +449,7 @@ static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 	u32 tail = nvmev_rd32(c->bar, sq_doorbell(sq->qid));
 	int n = 0;
 
+	sq->tail_seen = tail;
 	if (tail >= sq->size) {
 		c->stats.bad_doorbells++;
 		return 0;
@@ -464,6 +483,7 @@ static void read_cq_head(struct nvmev_ctrl *c, struct nvmev_cq *cq)
 {
 	u32 head = nvmev_rd32(c->bar, cq_doorbell(cq->qid));
 
+	cq->head_seen = head;
 	if (head == cq->head)
 		return;
 	if (head < cq->size &&
@@ -620,9 +640,15 @@ int nvmev_ctrl_poll(struct nvmev_ctrl *c, u64 *next_ns)
 	*next_ns = U64_MAX;
 	if (poll_registers(c))
 		work++;
-	/* Bus Master Enable off: no fetch, no data, no completion */
-	if (!c->enabled || !c->ops->dma_enabled(c->ctx))
+	if (!c->enabled)
 		return work;
+	/* Bus Master Enable off: no fetch, no data, no completion */
+	if (!c->ops->dma_enabled(c->ctx)) {
+		/* doorbells are registers, not DMA: noted for an EN 1-0-1 */
+		c->sqs[0].tail_seen = nvmev_rd32(c->bar, sq_doorbell(0));
+		c->cqs[0].head_seen = nvmev_rd32(c->bar, cq_doorbell(0));
+		return work;
+	}
 	work += poll_sqs(c);
 	t = now(c);
 	work += post_due(c, t, raise);

@@ -37,6 +37,7 @@ struct nvmev_sq {
 	u16 cqid;
 	u32 size;
 	u32 head;
+	u32 tail_seen;			/* the tail doorbell as last read */
 	u32 inflight;			/* fetched, completion not yet posted */
 	const u8 *ring;			/* host memory */
 };
@@ -49,6 +50,7 @@ struct nvmev_cq {
 	u32 size;
 	u32 tail;
 	u32 head;			/* last valid head the host rang */
+	u32 head_seen;			/* the head doorbell as last read */
 	u8 phase;
 	u16 nr_sqs;			/* SQs bound to this CQ */
 	u32 queued;			/* completions for it, heap or parked */

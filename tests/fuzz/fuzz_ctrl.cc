@@ -49,6 +49,7 @@ constexpr u16 kQueues = 5;  // host uses queue ids 0..4 (the engine has 65)
 struct HostQueue {
   bool sq_live = false, cq_live = false;
   bool tracked = true;  // the host wrote only what it can account for
+  bool closing = false;  // Delete SQ sent: the host no longer uses it
   u64 sq_addr = 0, cq_addr = 0;
   u32 sq_size = 0, cq_size = 0;
   u16 cqid = 0;
@@ -86,6 +87,9 @@ struct Fuzz {
   std::set<u16> doomed;
   std::vector<Held> held;            // I/O the executor holds
   std::map<u16, AdminCmd> admin;     // admin cid -> what it does
+  // a raw register write left the controller in a state the host cannot
+  // know; until a reset it saw through (RDY = 0), nothing is checked
+  bool tainted = false;
 };
 
 Fuzz* g;  // the callbacks' context
@@ -205,7 +209,10 @@ void forget_sq(u16 qid) {
 
 // A reset: nothing of before may be posted.
 void forget_all() {
-  for (auto& h : g->q) h = HostQueue{};
+  for (auto& h : g->q) {
+    h = HostQueue{};
+    h.tracked = !g->tainted;
+  }
   g->outstanding.clear();
   g->doomed.clear();
   g->admin.clear();
@@ -214,7 +221,7 @@ void forget_all() {
 // Write @cmd into SQ @qid at the host's tail (CID assigned here).
 bool submit(u16 qid, nvmev_sqe cmd, bool ring) {
   HostQueue& h = g->q[qid];
-  if (!h.sq_live) return false;
+  if (!h.sq_live || h.closing) return false;
   u32 in_queue = 0;
   for (auto& [cid, sq] : g->outstanding) in_queue += sq == qid;
   if (in_queue + 1 >= h.sq_size) return false;  // the host never overfills a SQ
@@ -250,6 +257,7 @@ void admin_reply(u16 cid, u16 status) {
       break;
     case nvme_admin_create_sq:
       h.sq_live = true;
+      h.closing = false;
       h.sq_addr = a.addr;
       h.sq_size = a.size;
       h.sq_tail = h.rung = 0;
@@ -280,6 +288,7 @@ void reap(u16 qid, u32 max) {
     } else if (g->doomed.erase(cid)) {
       // posted (aborted) before its SQ's Delete completed: allowed
     } else if (tracked) {
+      trace("  unexpected cq/cid/sqid", qid, cid, sqid);
       fail("a completion nobody is waiting for (duplicate, stale or after delete)");
     }
     trace("  reaped cq/cid/status", qid, cid, status);
@@ -340,10 +349,14 @@ void poll(int times) {
 void enable(Input& in) {
   u32 sqs = 2 + in.u8() % 31, cqs = 2 + in.u8() % 31;
   u64 old_sq = nvmev_rd64(g->bar, NVME_REG_ASQ);
-  if (in.u8() & 1) {  // polite: disable and let the controller see it
+  bool polite = in.u8() & 1;
+  if (polite)  // disable and let the controller see it
     nvmev_wr32(g->bar, NVME_REG_CC, 0);
-    poll(1);
-  }
+  // Rude or not, the controller has seen what the host last rang: a
+  // doorbell rung for the old queues right before an unseen EN 1-0-1 would
+  // look like one rung for the new queues (docs/controller.md).
+  poll(1);
+  if (polite && !(nvmev_rd32(g->bar, NVME_REG_CSTS) & NVME_CSTS_RDY)) g->tainted = false;
   forget_all();
   HostQueue& a = g->q[0];
   // rude: EN 1-0-1 unseen; the controller knows by the new admin queues
@@ -360,6 +373,10 @@ void enable(Input& in) {
   u32 cc = 1 | (6u << 16) | (4u << 20);
   if (in.u8() % 8 == 7) cc = in.u32() | 1;  // anything with EN set
   nvmev_wr32(g->bar, NVME_REG_CC, cc);
+  // Likewise the host rings its new admin queue only once the controller
+  // saw the re-enable: its new tail equal to the old one would be taken
+  // for the old queue's. The uhost cc-toggle case rings at once.
+  poll(1);
 }
 
 void admin(Input& in) {
@@ -389,7 +406,13 @@ void admin(Input& in) {
       cmd.dw[11] = 1 | (u32{cqid} << 16);
       break;
     }
-    case 2: op = nvme_admin_delete_sq; cmd.dw[10] = qid; break;
+    case 2:
+      op = nvme_admin_delete_sq;
+      cmd.dw[10] = qid;
+      // what the host rings after this would be for a queue re-created
+      // under the same id
+      g->q[qid].closing = true;
+      break;
     case 3: op = nvme_admin_delete_cq; cmd.dw[10] = qid; break;
     case 4:
       op = nvme_admin_set_features;
@@ -434,6 +457,7 @@ void step(Input& in) {
     case 5: {  // ring a SQ tail: what the host wrote, or anything
       u16 qid = in.u8() % kQueues;
       HostQueue& h = g->q[qid];
+      if (h.closing) break;
       if (in.u8() % 8 != 7) {
         h.rung = h.sq_tail;
         nvmev_wr32(g->bar, sq_db(qid), h.sq_tail);
@@ -459,6 +483,7 @@ void step(Input& in) {
       static const u32 regs[] = {NVME_REG_CC, NVME_REG_AQA, NVME_REG_ASQ, NVME_REG_ASQ + 4,
                                  NVME_REG_ACQ, NVME_REG_ACQ + 4};
       nvmev_wr32(g->bar, regs[in.u8() % 6], in.u32());
+      g->tainted = true;
       for (auto& h : g->q) h.tracked = false;
       break;
     }
@@ -475,7 +500,7 @@ void drain() {
     if (!h.tracked) return;
   g->bme = true;
   for (u16 i = 0; i < kQueues; i++)
-    if (g->q[i].sq_live) nvmev_wr32(g->bar, sq_db(i), g->q[i].rung = g->q[i].sq_tail);
+    if (g->q[i].sq_live && !g->q[i].closing) nvmev_wr32(g->bar, sq_db(i), g->q[i].rung = g->q[i].sq_tail);
   for (int round = 0; round < 200 && !(g->outstanding.empty() && g->admin.empty()); round++) {
     for (const Held& h : g->held) nvmev_ctrl_complete(&g->c, h.sqid, h.cid, 0, 0, g->clock);
     g->held.clear();
