@@ -63,7 +63,8 @@ release() {
 if tier release release; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 if tier fuzz scripts/fuzz.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier guest scripts/guest-test.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+guest() { GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} scripts/guest-test.sh; }
+if tier guest guest; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 patched() {
 	local tree
 	tree=$(scripts/kernel/build-kernel.sh | tail -1) &&
