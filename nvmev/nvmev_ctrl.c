@@ -376,6 +376,35 @@ static void ctrl_enable(struct nvmev_ctrl *c, u32 cc)
 	nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_RDY);
 }
 
+/*
+ * After an unseen EN 1-0-1: is the admin SQ tail doorbell the host's ring
+ * of its new queue, or what it rang for the old one? A value that changed
+ * since it was last read is new. An unchanged one (the new tail equal to
+ * the old) is new if the host wrote a command into every slot up to it:
+ * a fresh queue's unused slots are zero, and an all-zero entry is no
+ * valid command (Delete I/O SQ of queue 0).
+ */
+static bool rung_for_new_queue(struct nvmev_ctrl *c, u32 seen)
+{
+	const struct nvmev_sq *sq = &c->sqs[0];
+	u32 tail = nvmev_rd32(c->bar, sq_doorbell(0)), i, w;
+
+	if (tail != seen)
+		return true;
+	if (!tail || tail >= sq->size)
+		return false;
+	for (i = 0; i < tail; i++) {
+		const u32 *e = (const u32 *)(sq->ring + ((u64)i << NVMEV_SQES));
+		bool written = false;
+
+		for (w = 0; w < 16 && !written; w++)
+			written = e[w] != 0;
+		if (!written)
+			return false;
+	}
+	return true;
+}
+
 static bool admin_queues_moved(struct nvmev_ctrl *c)
 {
 	return nvmev_rd32(c->bar, NVME_REG_AQA) != c->aqa ||
@@ -411,18 +440,17 @@ static bool poll_registers(struct nvmev_ctrl *c)
 		/*
 		 * EN 1 -> 0 -> 1 between two polls: reset, then enable. Such a
 		 * host saw the RDY = 1 of before and may already have rung the
-		 * admin doorbells for its new queues: a doorbell that still
-		 * holds what was last read of it is of the old queues and starts
-		 * again from 0; one that changed is the host's new value.
+		 * admin doorbells for its new queues.
 		 */
 		u32 sq_seen = c->sqs[0].tail_seen, cq_seen = c->cqs[0].head_seen;
 
 		nvmev_ctrl_reset(c);
-		if (nvmev_rd32(c->bar, sq_doorbell(0)) == sq_seen)
+		ctrl_enable(c, cc);
+		if (c->enabled && !rung_for_new_queue(c, sq_seen))
 			nvmev_wr32(c->bar, sq_doorbell(0), 0);
+		/* an old head is refused as beyond the new, empty, CQ anyway */
 		if (nvmev_rd32(c->bar, cq_doorbell(0)) == cq_seen)
 			nvmev_wr32(c->bar, cq_doorbell(0), 0);
-		ctrl_enable(c, cc);
 		return true;
 	}
 	if (CC_SHN(cc) && !c->shutdown) {
