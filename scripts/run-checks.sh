@@ -75,7 +75,7 @@ if tier patched patched; then passed=$((passed + 1)); else failed=$((failed + 1)
 # NVMEV_LONG=1: the documented long mode (more load cycles, GC passes)
 debug() {
 	local tree tests=debug limit=2400
-	local counts="LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=30 GC_PASSES=3 SYNC_POLL_IOS=300 BAD_PARAMS_SWEEP=max"
+	local counts="LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=30 GC_PASSES=3 SYNC_POLL_IOS=300 BAD_PARAMS_SWEEP=max DSM_MANY=2"
 	if [ -n "${NVMEV_LONG:-}" ]; then
 		tests=debug_long
 		counts="LIFECYCLE_CYCLES=200 GC_PASSES=12 PASSTHRU_FUZZ=2000"
