@@ -380,19 +380,17 @@ static void ctrl_enable(struct nvmev_ctrl *c, u32 cc)
  * After an unseen EN 1-0-1: is the admin SQ tail doorbell the host's ring
  * of its new queue, or what it rang for the old one? A value that changed
  * since it was last read is new. An unchanged one (the new tail equal to
- * the old) is new if the host wrote a command into every slot up to it:
- * a fresh queue's unused slots are zero, and an all-zero entry is no
- * valid command (Delete I/O SQ of queue 0).
+ * the old) is new if the host wrote a command into every slot up to it
+ * (this function): a fresh queue's unused slots are zero, and an all-zero
+ * entry is no valid command (Delete I/O SQ of queue 0).
  */
-static bool rung_for_new_queue(struct nvmev_ctrl *c, u32 seen)
+static bool slots_written(const struct nvmev_sq *sq, u32 tail)
 {
-	const struct nvmev_sq *sq = &c->sqs[0];
-	u32 tail = nvmev_rd32(c->bar, sq_doorbell(0)), i, w;
+	u32 i, w;
 
-	if (tail != seen)
-		return true;
 	if (!tail || tail >= sq->size)
 		return false;
+	nvmev_rmb();
 	for (i = 0; i < tail; i++) {
 		const u32 *e = (const u32 *)(sq->ring + ((u64)i << NVMEV_SQES));
 		bool written = false;
@@ -403,6 +401,23 @@ static bool rung_for_new_queue(struct nvmev_ctrl *c, u32 seen)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Clear the admin SQ tail doorbell unless it is the host's ring of its
+ * new queue. The host may ring while this runs, with the very value read:
+ * it wrote the command before, so a second look at the slots tells, and
+ * puts the ring back.
+ */
+static void clear_stale_admin_tail(struct nvmev_ctrl *c, u32 seen)
+{
+	u32 tail = nvmev_rd32(c->bar, sq_doorbell(0));
+
+	if (tail != seen || slots_written(&c->sqs[0], tail))
+		return;
+	nvmev_wr32(c->bar, sq_doorbell(0), 0);
+	if (slots_written(&c->sqs[0], tail))
+		nvmev_wr32(c->bar, sq_doorbell(0), tail);
 }
 
 static bool admin_queues_moved(struct nvmev_ctrl *c)
@@ -446,8 +461,8 @@ static bool poll_registers(struct nvmev_ctrl *c)
 
 		nvmev_ctrl_reset(c);
 		ctrl_enable(c, cc);
-		if (c->enabled && !rung_for_new_queue(c, sq_seen))
-			nvmev_wr32(c->bar, sq_doorbell(0), 0);
+		if (c->enabled)
+			clear_stale_admin_tail(c, sq_seen);
 		/* an old head is refused as beyond the new, empty, CQ anyway */
 		if (nvmev_rd32(c->bar, cq_doorbell(0)) == cq_seen)
 			nvmev_wr32(c->bar, cq_doorbell(0), 0);
