@@ -197,33 +197,56 @@ static void io_done(struct nvmev_ctrl *c, struct nvmev_sq *sq, u64 t)
 		c->busy_ns += t - c->busy_since_ns;
 }
 
-/* Remove the entries of SQ @sqid from heap and parked list into @out. */
-static u32 take_sq_entries(struct nvmev_ctrl *c, u16 sqid,
-			   struct nvmev_done *out, u32 max)
+static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
+		 const struct nvmev_done *e);
+
+/* Post @e of a SQ being deleted as aborted, or drop it if its CQ is full. */
+static bool abort_entry(struct nvmev_ctrl *c, struct nvmev_done *e, u64 t)
 {
-	u32 i, kept = 0, n = 0;
+	struct nvmev_cq *cq = &c->cqs[e->cqid];
+	bool posted = false;
+
+	cq->queued--;
+	e->status = NVME_SC_ABORT_QUEUE;
+	if (cq->live && cq->size - 1 - cq_used(cq) > 0) {
+		post(c, cq, e);
+		c->stats.aborted++;
+		posted = true;
+	} else {
+		c->stats.dropped++;
+	}
+	io_done(c, &c->sqs[e->sqid], t);
+	return posted;
+}
+
+/*
+ * Abort every completion of SQ @sqid still parked or in the heap, in one
+ * pass over each (parked ones first: they are older), then restore the
+ * heap once. Returns whether any was posted.
+ */
+static bool abort_sq_entries(struct nvmev_ctrl *c, u16 sqid, u64 t)
+{
+	bool posted = false;
+	u32 i, kept = 0;
 
 	for (i = 0; i < c->nr_parked; i++) {
-		if (c->parked[i].sqid == sqid && n < max)
-			out[n++] = c->parked[i];
+		if (c->parked[i].sqid == sqid)
+			posted |= abort_entry(c, &c->parked[i], t);
 		else
 			c->parked[kept++] = c->parked[i];
 	}
 	c->nr_parked = kept;
 	for (i = 0, kept = 0; i < c->nr_done; i++) {
-		if (c->done[i].sqid == sqid && n < max)
-			out[n++] = c->done[i];
+		if (c->done[i].sqid == sqid)
+			posted |= abort_entry(c, &c->done[i], t);
 		else
 			c->done[kept++] = c->done[i];
 	}
 	c->nr_done = kept;
 	for (i = c->nr_done / 2; i-- > 0;)
 		done_sift_down(c, i);
-	return n;
+	return posted;
 }
-
-static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
-		 const struct nvmev_done *e);
 
 /*
  * Delete I/O SQ: what the executors still hold of it completes first;
@@ -235,26 +258,14 @@ u16 nvmev_ctrl_delete_sq(struct nvmev_ctrl *c, u16 qid)
 {
 	struct nvmev_sq *sq = &c->sqs[qid];
 	struct nvmev_cq *cq;
-	struct nvmev_done e;
-	bool posted = false;
+	bool posted;
 	u64 t = now(c);
 
 	if (qid > c->nr_io_queues || !sq->live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
 	c->ops->sq_deleted(c->ctx, qid);
 	cq = &c->cqs[sq->cqid];
-	while (take_sq_entries(c, qid, &e, 1)) {
-		cq->queued--;
-		e.status = NVME_SC_ABORT_QUEUE;
-		if (cq->live && cq->size - 1 - cq_used(cq) > 0) {
-			post(c, cq, &e);
-			c->stats.aborted++;
-			posted = true;
-		} else {
-			c->stats.dropped++;
-		}
-		io_done(c, sq, t);
-	}
+	posted = abort_sq_entries(c, qid, t);
 	/* commands an executor holds and did not complete are dropped */
 	c->io_inflight -= sq->inflight;
 	if (sq->inflight && !c->io_inflight)
