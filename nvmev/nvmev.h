@@ -86,6 +86,7 @@ struct nvmev_dev {
 	u32 spin_us;			/* busy-poll this long after activity */
 	u32 spin_max_us;		/* longer, as the host's pace suggests */
 	u32 sleep_max_us;		/* longest idle sleep */
+	u32 idle_sleep_us;		/* ... once idle for over a second */
 
 	/* PCI side */
 	struct pci_bus *bus;

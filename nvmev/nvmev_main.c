@@ -55,7 +55,10 @@ module_param(spin_max_us, uint, 0444);
 MODULE_PARM_DESC(spin_max_us, "busy-poll up to this long after a completion when the host's next command usually follows sooner (its pace, measured); 0 = spin_us only, us, 0..100000 [default 2000]");
 static unsigned int sleep_max_us = 1000;
 module_param(sleep_max_us, uint, 0444);
-MODULE_PARM_DESC(sleep_max_us, "longest idle sleep (bounds the wake-up delay of an idle device; 10 x after 1 s without commands), us, 1..1000000 [default 1000]");
+MODULE_PARM_DESC(sleep_max_us, "longest sleep of a drive idle for under a second (bounds how long a new command waits to be seen), us, 1..1000000 [default 1000]");
+static unsigned int idle_sleep_us = 100000;
+module_param(idle_sleep_us, uint, 0444);
+MODULE_PARM_DESC(idle_sleep_us, "longest sleep of a drive idle for longer: sleeps grow to 5 % of the idle time past its first second, up to this; 0 = sleep_max_us always, us, 0..1000000 [default 100000]");
 static unsigned int pci_domain = 0x7e00;
 module_param(pci_domain, uint, 0444);
 MODULE_PARM_DESC(pci_domain, "PCI domain of the virtual bus, 1..0xffff [default 0x7e00]");
@@ -127,6 +130,11 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		       sleep_max_us);
 		return -EINVAL;
 	}
+	if (idle_sleep_us > 1000000) {
+		pr_err("idle_sleep_us=%u is out of range [0, 1000000]\n",
+		       idle_sleep_us);
+		return -EINVAL;
+	}
 	if (!pci_domain || pci_domain > 0xffff) {
 		pr_err("pci_domain=%u is out of range [1, 65535]\n", pci_domain);
 		return -EINVAL;
@@ -137,6 +145,7 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	dev->spin_us = spin_us;
 	dev->spin_max_us = spin_max_us;
 	dev->sleep_max_us = sleep_max_us;
+	dev->idle_sleep_us = idle_sleep_us;
 	dev->sysdata.domain = pci_domain;
 	return 0;
 }

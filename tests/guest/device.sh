@@ -152,6 +152,7 @@ test_bad_params() {
 	check "not reserved" bad_insmod "is not (entirely) a memmap= reservation" memmap_start=3G memmap_size=16M
 	check "io_queues max" bad_insmod "io_queues=65 is out of range" $m io_queues=65
 	check "sleep_max_us max" bad_insmod "sleep_max_us=1000001 is out of range" $m sleep_max_us=1000001
+	check "idle_sleep_us max" bad_insmod "idle_sleep_us=1000001 is out of range" $m idle_sleep_us=1000001
 	check "pci_domain max" bad_insmod "pci_domain=65536 is out of range" $m pci_domain=65536
 	check "memmap_start 0" bad_insmod "memmap_start=0 must be a non-zero multiple" memmap_start=0 memmap_size=512M
 	check "memmap_size small" bad_insmod "memmap_size=1M must be a multiple of 1 MiB and at least 2 MiB" \
@@ -690,14 +691,17 @@ worker_sched() {
 uptime_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
 
 # An idle device must not burn a CPU. The sleep policy (nvmev_worker.c)
-# bounds how often the worker runs: past 1 s without commands it sleeps
-# up to 10 x sleep_max_us = 10 ms, about 100 runs a second; more than
-# twice that (plus 20) fails. That count does not depend on the host.
-# Its CPU time does: under TCG one run costs 0.1-0.4 ms of guest time
-# depending on the host's load (a preempted vCPU's time is the running
-# task's), so the CPU bound is loose, half a CPU: a host would have to
-# take 5 ms per run to fail it, a spinning or constantly waking worker
-# (sleep_max_us=1: every 10 us) is at or near a whole CPU.
+# bounds how often the worker runs: past 1 s without commands its sleeps
+# grow by 5 % of the idle time up to idle_sleep_us (100 ms, reached 3 s
+# after the last command): from 2 s on, 10-20 runs a second; more than
+# twice the policy's count at idle_sleep_us (plus 20) fails: the old
+# policy (10 ms from 1 s on) gave 100. That count does not depend on
+# the host. Its CPU time does: under TCG one run costs 0.1-0.4 ms of guest
+# time depending on the host's load (a preempted vCPU's time is the
+# running task's), so the CPU bound is loose, half a CPU: a host would
+# have to take 25-50 ms per run to fail it, a spinning or constantly waking
+# worker (sleep_max_us=1 idle_sleep_us=0: every 10 us) is at or near a
+# whole CPU.
 test_idle_cpu() {
 	check "insmod" load_nvmev || return 1
 	check "some I/O" dd if=/dev/zero of=/dev/nvme0n1 bs=1M count=4 oflag=direct
@@ -706,10 +710,12 @@ test_idle_cpu() {
 	sleep 5
 	c1=$(uptime_cs) t1=$(worker_sched 1) r1=$(worker_sched 3)
 	ms=$(((c1 - c0) * 10)) cpu_us=$(((t1 - t0) / 1000)) runs=$((r1 - r0))
-	allowed=$((2 * ms / 10 + 20))
+	cs=$((cpu_us * 10 / ms))	# hundredths of a percent of one CPU
+	sleep_ms=$(($(cat /sys/module/nvmev/parameters/idle_sleep_us) / 1000))
+	allowed=$((2 * ms / sleep_ms + 20))
 	echo "idle_cpu: in $ms ms the worker ran $runs times (at most $allowed allowed," \
-		"~$((ms / 10)) by the policy) and used $cpu_us us of CPU" \
-		"($((cpu_us / (runs + (runs == 0)))) us a run, $((cpu_us / (ms * 10))) %)"
+		"~$((ms / sleep_ms)) by the policy) and used $cpu_us us of CPU" \
+		"($((cpu_us / (runs + (runs == 0)))) us a run, $((cs / 100)).$((cs / 10 % 10))$((cs % 10)) % of a CPU)"
 	check "runs <= $allowed" [ "$runs" -le "$allowed" ]
 	check "CPU under 50 %" [ $((cpu_us * 2)) -le $((ms * 1000)) ]
 	check "rmmod" unload_nvmev
