@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
 
   std::string trace_file;
   unsigned trace_qd = 32;
-  auto* trace_cmd = app.add_subcommand("trace", "replay a text trace (format in README.md)");
+  auto* trace_cmd = app.add_subcommand("trace", "replay a text trace (format in docs/sim.md)");
   trace_cmd->add_option("file", trace_file, "trace file, - for stdin")->required();
   trace_cmd->add_option("--qd", trace_qd, "queue depth for commands without @time")
       ->capture_default_str();

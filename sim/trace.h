@@ -1,4 +1,4 @@
-// Text trace format of nvmev-sim (documented in README.md, "Trace format").
+// Text trace format of nvmev-sim (documented in docs/sim.md, "Trace format").
 //
 //   # comment                         blank lines are ignored too
 //   [@<ns>] R <offset> <length>       read

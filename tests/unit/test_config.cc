@@ -198,9 +198,9 @@ TEST(Config, CreateReportsTheValidatorMessage) {
   EXPECT_THROW(Model m(c), ConfigError);
 }
 
-TEST(Config, ReadmeDocumentsEveryParameter) {
-  std::ifstream f(std::string(NVMEV_SOURCE_DIR) + "/README.md");
-  ASSERT_TRUE(f) << "README.md not found";
+TEST(Config, DocsListEveryParameter) {
+  std::ifstream f(std::string(NVMEV_SOURCE_DIR) + "/docs/parameters.md");
+  ASSERT_TRUE(f) << "docs/parameters.md not found";
   std::stringstream ss;
   ss << f.rdbuf();
   // each parameter has a row "| `name` | default | min – max |"
@@ -208,7 +208,7 @@ TEST(Config, ReadmeDocumentsEveryParameter) {
     const ftl_param& p = ftl_params[i];
     std::string row = std::string("| `") + p.name + "` | " + std::to_string(p.def) + " | " +
                       std::to_string(p.min) + " \u2013 " + std::to_string(p.max) + " |";
-    EXPECT_THAT(ss.str(), HasSubstr(row)) << p.name << ": README.md row is missing or stale";
+    EXPECT_THAT(ss.str(), HasSubstr(row)) << p.name << ": docs/parameters.md row is missing or stale";
   }
 }
 
