@@ -11,6 +11,7 @@ BEGIN { FS = ","; OFS = "," }
 FNR == 1 { run++; next }
 $2 == "read" && $4 == 1 {
 	mean[run, $1, $3] = $5; cpu[run, $1, $3] = $8 + $9
+	cpu_us[run, $1, $3] = ($8 + $9) / 100 * $5	# CPU per call
 	if (!($3 in seen)) { seen[$3] = 1; kib[++nk] = $3 }
 }
 function median(v, n,   i, j, t) {
@@ -64,10 +65,27 @@ function metric(name, a, base, lo, hi, bound,   v, var, i, k, n) {
 			row(name, var, lo "-" (hi < 1e9 ? hi : "max"), n, bound)
 	}
 }
+# the median of a[x] itself (no ratio) per size lo..hi, for modes x
+function absolute(name, a, modes, lo, hi,   m, nm, v, i, k, r, n) {
+	nm = split(modes, m, " ")
+	for (v = 1; v <= nm; v++)
+		for (i = 1; i <= nk; i++) {
+			k = kib[i]
+			if (k + 0 < lo || k + 0 > hi)
+				continue
+			n = 0
+			for (r = 1; r <= run; r++)
+				if ((r, m[v], k) in a)
+					vals[++n] = a[r, m[v], k]
+			if (n)
+				row(name, m[v], k, n, "")
+		}
+}
 END {
 	print "metric,variant,kib,runs,median,min,max,bound,met"
 	metric("QD1 read CPU / classic polling", cpu, "classic", 4, 32, 0.40)
 	metric("QD1 read mean latency / classic polling", mean, "classic", 4, 32, 1.05)
 	metric("QD1 read mean latency / interrupts", mean, "interrupt", 64, 1e9, 1.05)
 	metric("QD1 read CPU / interrupts", cpu, "interrupt", 4, 64, "")
+	absolute("QD1 read CPU per call (us)", cpu_us, "interrupt classic nio", 4, 32)
 }
