@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Timing resources: die and channel timelines and the write buffer.
+ * Timing resources: the dies, the bandwidth of the channels and of the
+ * host link, and the write buffer.
  *
- * Every resource is a "busy until" timestamp; an operation starts when
- * both its input is ready and the resource is free, and pushes the
- * timestamp forward. This is a reservation model: the caller learns the
- * completion time at submission and never has to call back.
+ * A die is a "busy until" timestamp: an operation on it starts when its
+ * input is ready and the die is free, and pushes the timestamp forward.
+ * A channel or the link is bucketed bandwidth (ftl_bw): time is cut into
+ * 2 us buckets (times time_scale), each with a byte budget, and a
+ * transfer takes the budget of the first buckets with room from the
+ * moment its data is ready, so a transfer ready early is not queued
+ * behind a later reservation. Both are reservations: the caller learns
+ * the completion time at submission and never has to call back.
  */
 #include "ftl_internal.h"
 
