@@ -81,12 +81,7 @@ struct nvmev_dev {
 	struct ftl_config cfg;
 	u64 memmap_start;
 	u64 memmap_size;
-	u32 max_io_queues;
-	int cpu;			/* worker CPU, -1 = any */
-	u32 spin_us;			/* busy-poll this long after activity */
-	u32 spin_max_us;		/* longer, as the host's pace suggests */
-	u32 sleep_max_us;		/* longest idle sleep */
-	u32 idle_sleep_us;		/* ... once idle for over a second */
+	struct nvmev_params params;	/* nvmev_params.h, checked at load */
 
 	/* PCI side */
 	struct pci_bus *bus;

@@ -300,7 +300,7 @@ u16 nvmev_feat_temp(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 		      u32 *result)
 {
-	u32 n = dev->max_io_queues;
+	u32 n = dev->params.io_queues;
 
 	if (set(req))
 		return nvmev_ctrl_set_num_queues(&dev->ctrl, req->cdw11, result);

@@ -16,9 +16,9 @@
 #include "ftl_compat.h"
 #include "ftl.h"
 #include "nvmev_identity.h"
+#include "nvmev_params.h"
 #include "nvmev_spec.h"
 
-#define NVMEV_MAX_IO_QUEUES	64
 #define NVMEV_MAX_QUEUES	(NVMEV_MAX_IO_QUEUES + 1)
 #define NVMEV_MQES		1023	/* CAP.MQES: 1024 entries, 0's based */
 #define NVMEV_MDTS		8	/* 2^8 x 4 KiB = 1 MiB per command */

@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <asm/e820/api.h>
 
 #include "nvmev.h"
@@ -38,30 +39,29 @@ MODULE_PARM_DESC(memmap_start, "physical start of the memmap= reservation, e.g. 
 static char *memmap_size;
 module_param(memmap_size, charp, 0444);
 MODULE_PARM_DESC(memmap_size, "size of the reservation, e.g. 512M; the first MiB holds the controller registers, the rest the data (required)");
-static unsigned int lba_bytes = 512;
-module_param(lba_bytes, uint, 0444);
-MODULE_PARM_DESC(lba_bytes, "namespace LBA size in bytes: 512 or 4096 [default 512]");
-static unsigned int io_queues = 16;
-module_param(io_queues, uint, 0444);
-MODULE_PARM_DESC(io_queues, "most I/O queue pairs granted to the host, 1..64 [default 16]");
-static int cpu = -1;
-module_param(cpu, int, 0444);
-MODULE_PARM_DESC(cpu, "CPU the controller thread is bound to; -1 = let the scheduler choose [default -1]");
-static unsigned int spin_us = 50;
-module_param(spin_us, uint, 0444);
-MODULE_PARM_DESC(spin_us, "busy-poll this long after the last activity before sleeping, us, 0..100000 [default 50]");
-static unsigned int spin_max_us = 2000;
-module_param(spin_max_us, uint, 0444);
-MODULE_PARM_DESC(spin_max_us, "busy-poll up to this long after a completion when the host's next command usually follows sooner (its pace, measured); 0 = spin_us only, us, 0..100000 [default 2000]");
-static unsigned int sleep_max_us = 1000;
-module_param(sleep_max_us, uint, 0444);
-MODULE_PARM_DESC(sleep_max_us, "longest sleep of a drive idle for under a second (bounds how long a new command waits to be seen), us, 1..1000000 [default 1000]");
-static unsigned int idle_sleep_us = 100000;
-module_param(idle_sleep_us, uint, 0444);
-MODULE_PARM_DESC(idle_sleep_us, "longest sleep of a drive idle for longer: sleeps grow to 5 % of the idle time past its first second, up to this; 0 = sleep_max_us always, us, 0..1000000 [default 100000]");
-static unsigned int pci_domain = 0x7e00;
-module_param(pci_domain, uint, 0444);
-MODULE_PARM_DESC(pci_domain, "PCI domain of the virtual bus, 1..0xffff [default 0x7e00]");
+static struct nvmev_params nvmev_params = {
+#define NVMEV_PARAM_DEFAULT(name, def, min, max, desc) .name = (def),
+	NVMEV_PARAMS(NVMEV_PARAM_DEFAULT)
+#undef NVMEV_PARAM_DEFAULT
+};
+
+#define NVMEV_PARAM(name, def, min, max, desc)				\
+	module_param_named(name, nvmev_params.name, int, 0444);		\
+	MODULE_PARM_DESC(name, desc " [default " __stringify(def) ", "	\
+			 __stringify(min) ".." __stringify(max) "]");
+NVMEV_PARAMS(NVMEV_PARAM)
+#undef NVMEV_PARAM
+
+static const struct nvmev_param_range {
+	const char *name;
+	const int *val;
+	int min, max;
+} nvmev_param_ranges[] = {
+#define NVMEV_PARAM_RANGE(name, def, min, max, desc)			\
+	{ #name, &nvmev_params.name, min, max },
+	NVMEV_PARAMS(NVMEV_PARAM_RANGE)
+#undef NVMEV_PARAM_RANGE
+};
 
 static struct nvmev_dev *nvmev;
 
@@ -82,9 +82,11 @@ static int parse_size(const char *name, const char *s, u64 *out)
 	return 0;
 }
 
-/* Check the values that are not part of the flash model's table. */
+/* Check the module's own parameters (the model checks its table). */
 static int nvmev_check_params(struct nvmev_dev *dev)
 {
+	const struct nvmev_params *p;
+	unsigned int i;
 	int ret;
 
 	ret = parse_size("memmap_start", memmap_start, &dev->memmap_start);
@@ -104,49 +106,27 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		       memmap_size);
 		return -EINVAL;
 	}
-	if (lba_bytes != 512 && lba_bytes != 4096) {
-		pr_err("lba_bytes=%u must be 512 or 4096\n", lba_bytes);
+	for (i = 0; i < ARRAY_SIZE(nvmev_param_ranges); i++) {
+		const struct nvmev_param_range *r = &nvmev_param_ranges[i];
+
+		if (*r->val < r->min || *r->val > r->max) {
+			pr_err("%s=%d is out of range [%d, %d]\n", r->name,
+			       *r->val, r->min, r->max);
+			return -EINVAL;
+		}
+	}
+	p = &nvmev_params;
+	if (p->lba_bytes != 512 && p->lba_bytes != 4096) {
+		pr_err("lba_bytes=%d must be 512 or 4096\n", p->lba_bytes);
 		return -EINVAL;
 	}
-	if (!io_queues || io_queues > NVMEV_MAX_IO_QUEUES) {
-		pr_err("io_queues=%u is out of range [1, %d]\n", io_queues,
-		       NVMEV_MAX_IO_QUEUES);
+	if (p->cpu >= 0 && (p->cpu >= nr_cpu_ids || !cpu_online(p->cpu))) {
+		pr_err("cpu=%d is not an online CPU (or -1)\n", p->cpu);
 		return -EINVAL;
 	}
-	if (cpu < -1 || (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu)))) {
-		pr_err("cpu=%d is not an online CPU (or -1)\n", cpu);
-		return -EINVAL;
-	}
-	if (spin_us > 100000) {
-		pr_err("spin_us=%u is out of range [0, 100000]\n", spin_us);
-		return -EINVAL;
-	}
-	if (spin_max_us > 100000) {
-		pr_err("spin_max_us=%u is out of range [0, 100000]\n", spin_max_us);
-		return -EINVAL;
-	}
-	if (!sleep_max_us || sleep_max_us > 1000000) {
-		pr_err("sleep_max_us=%u is out of range [1, 1000000]\n",
-		       sleep_max_us);
-		return -EINVAL;
-	}
-	if (idle_sleep_us > 1000000) {
-		pr_err("idle_sleep_us=%u is out of range [0, 1000000]\n",
-		       idle_sleep_us);
-		return -EINVAL;
-	}
-	if (!pci_domain || pci_domain > 0xffff) {
-		pr_err("pci_domain=%u is out of range [1, 65535]\n", pci_domain);
-		return -EINVAL;
-	}
-	dev->ns.lba_shift = ilog2(lba_bytes);
-	dev->max_io_queues = io_queues;
-	dev->cpu = cpu;
-	dev->spin_us = spin_us;
-	dev->spin_max_us = spin_max_us;
-	dev->sleep_max_us = sleep_max_us;
-	dev->idle_sleep_us = idle_sleep_us;
-	dev->sysdata.domain = pci_domain;
+	dev->params = *p;
+	dev->ns.lba_shift = ilog2(p->lba_bytes);
+	dev->sysdata.domain = p->pci_domain;
 	return 0;
 }
 

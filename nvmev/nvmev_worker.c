@@ -111,7 +111,7 @@ static void nvmev_pace_update(struct nvmev_pace *p, const struct nvmev_dev *dev,
 {
 	const struct nvmev_ctrl *c = &dev->ctrl;
 	/* one long pause must not make a fast host look slow for long */
-	u64 cap = 4ull * dev->spin_max_us * NSEC_PER_USEC;
+	u64 cap = 4ull * dev->params.spin_max_us * NSEC_PER_USEC;
 
 	if (c->stats.fetched != p->fetched) {
 		if (p->quiet_since)
@@ -128,8 +128,8 @@ static void nvmev_pace_update(struct nvmev_pace *p, const struct nvmev_dev *dev,
 static u64 nvmev_pace_spin_ns(const struct nvmev_pace *p,
 			      const struct nvmev_dev *dev)
 {
-	u64 base = dev->spin_us * NSEC_PER_USEC;
-	u64 max_ns = dev->spin_max_us * NSEC_PER_USEC;
+	u64 base = dev->params.spin_us * NSEC_PER_USEC;
+	u64 max_ns = dev->params.spin_max_us * NSEC_PER_USEC;
 
 	if (p->gap_ns > max_ns)
 		return base;
@@ -147,12 +147,12 @@ static u64 nvmev_pace_spin_ns(const struct nvmev_pace *p,
  */
 static u64 nvmev_sleep_max_ns(const struct nvmev_dev *dev, u64 idle_ns)
 {
-	u64 max_ns = dev->sleep_max_us * NSEC_PER_USEC, deep_ns;
+	u64 max_ns = dev->params.sleep_max_us * NSEC_PER_USEC, deep_ns;
 
 	if (idle_ns <= NVMEV_DEEP_IDLE_NS)
 		return max_ns;
 	deep_ns = min_t(u64, (idle_ns - NVMEV_DEEP_IDLE_NS) / NVMEV_DEEP_IDLE_SHARE,
-			dev->idle_sleep_us * NSEC_PER_USEC);
+			dev->params.idle_sleep_us * NSEC_PER_USEC);
 	return max(max_ns, deep_ns);
 }
 
@@ -208,7 +208,7 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 	if (ret)
 		return ret;
 	ret = nvmev_ctrl_init(&dev->ctrl, &nvmev_ctrl_ops, dev, dev->bar,
-			      dev->max_io_queues);
+			      dev->params.io_queues);
 	if (ret) {
 		nvmev_io_exit(dev);
 		return ret;
@@ -223,8 +223,8 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 		nvmev_io_exit(dev);
 		return ret;
 	}
-	if (dev->cpu >= 0)
-		kthread_bind(dev->worker, dev->cpu);
+	if (dev->params.cpu >= 0)
+		kthread_bind(dev->worker, dev->params.cpu);
 	wake_up_process(dev->worker);
 	return 0;
 }

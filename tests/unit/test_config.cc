@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "helpers.h"
+#include "nvmev_params.h"
 
 namespace nvmev::test {
 namespace {
@@ -210,6 +211,27 @@ TEST(Config, DocsListEveryParameter) {
                       std::to_string(p.min) + " \u2013 " + std::to_string(p.max) + " |";
     EXPECT_THAT(ss.str(), HasSubstr(row)) << p.name << ": docs/parameters.md row is missing or stale";
   }
+}
+
+// The module's own parameters (nvmev/nvmev_params.h): each row of the
+// table is a row of the docs, default, range and description.
+TEST(Config, DocsListEveryModuleParameter) {
+  std::ifstream f(std::string(NVMEV_SOURCE_DIR) + "/docs/parameters.md");
+  ASSERT_TRUE(f) << "docs/parameters.md not found";
+  std::stringstream ss;
+  ss << f.rdbuf();
+  int rows = 0;
+#define NVMEV_PARAM_ROW(name, def, min, max, desc)                                             \
+  {                                                                                            \
+    std::string row = std::string("| `") + #name + "` | " + std::to_string(def) + " | " +    \
+                      std::to_string(min) + " \u2013 " + std::to_string(max) + " | " + desc + \
+                      " |";                                                                    \
+    EXPECT_THAT(ss.str(), HasSubstr(row)) << #name << ": docs/parameters.md row is missing or stale"; \
+    rows++;                                                                                    \
+  }
+  NVMEV_PARAMS(NVMEV_PARAM_ROW)
+#undef NVMEV_PARAM_ROW
+  EXPECT_EQ(rows, 8);
 }
 
 }  // namespace
