@@ -2,7 +2,7 @@
 #
 #   make              build nvmev.ko (against KDIR) and the userspace tools
 #   make experiments  install deps, build, run the simulator experiments
-#   make check        install deps, build, run every test tier
+#   make check        install deps, build, run every test tier (TIERS=unit,guest: those)
 #   make bench        simulation speed (Google Benchmark)
 #   make timing       nvmev.ko's timing in a QEMU guest vs the model
 #   make hints        placement-hint experiments, simulator and guest
@@ -39,7 +39,7 @@ deps:
 # Every tier: unit tests under ASan/UBSan, the model compiled as kernel
 # code (W=1, -Werror), and the style checks.
 check: deps
-	scripts/run-checks.sh
+	TIERS=$(TIERS) scripts/run-checks.sh
 
 bench: deps sim
 	$(BUILD)/release/bench/sim_bench

@@ -8,7 +8,8 @@
 #   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
 #            the functional guest tests; any kernel report fails
 #   fuzz     libFuzzer over command parsing, PRP walking, hints and the model
-#   style    checkpatch.pl on kernel C, shellcheck on scripts
+#   checkpatch, shellcheck  style: kernel C, scripts
+# TIERS=unit,guest runs only those (make check TIERS=...); default all.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build=${BUILD:-build}
@@ -18,6 +19,14 @@ failed=0
 # NVMEV_LONG=1: the long mode of the robustness tiers (fuzz 10 min here,
 # more cycles and GC passes in the debug tier below)
 [ -n "${NVMEV_LONG:-}" ] && export FUZZ_SECONDS=${FUZZ_SECONDS:-600}
+
+all_tiers="unit release kbuild fuzz guest patched debug checkpatch shellcheck"
+TIERS=${TIERS:-}
+for t in ${TIERS//,/ }; do
+	[[ " $all_tiers " == *" $t "* ]] ||
+		{ echo "run-checks: TIERS: no tier '$t' (tiers: $all_tiers)" >&2; exit 2; }
+done
+wanted() { [ -z "$TIERS" ] || [[ ",$TIERS," == *",$1,"* ]]; }
 
 tier() { # name command...
 	local name=$1 start=$SECONDS
@@ -42,16 +51,25 @@ unit() {
 	return "${PIPESTATUS[0]}"
 }
 
+# run_tier name command...: the tier if TIERS wants it, counted as one
+run_tier() {
+	wanted "$1" || return 0
+	if tier "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
 # ctest's own count goes into the total; the other tiers count one each
 mkdir -p "$build"
-if tier unit unit; then :; fi
-if line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$build/ctest.log" 2>/dev/null); then
-	total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
-	bad=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
-	passed=$((passed + total - bad))
-	failed=$((failed + bad))
-else
-	failed=$((failed + 1))
+if wanted unit; then
+	rm -f "$build/ctest.log"	# a failed build must not count an old run
+	tier unit unit
+	if line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$build/ctest.log" 2>/dev/null); then
+		total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+		bad=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
+		passed=$((passed + total - bad))
+		failed=$((failed + bad))
+	else
+		failed=$((failed + 1))
+	fi
 fi
 
 release() {
@@ -60,18 +78,18 @@ release() {
 	scripts/sim-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments"
 }
 
-if tier release release; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier kbuild scripts/kbuild-check.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier fuzz scripts/fuzz.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+run_tier release release
+run_tier kbuild scripts/kbuild-check.sh
+run_tier fuzz scripts/fuzz.sh
 guest() { GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} scripts/guest-test.sh; }
-if tier guest guest; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+run_tier guest guest
 patched() {
 	local tree
 	tree=$(scripts/kernel/build-kernel.sh | tail -1) &&
 		KERNEL_TREE=$tree GUEST_TIMEOUT=1800 scripts/guest-test.sh patched
 }
 
-if tier patched patched; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+run_tier patched patched
 # NVMEV_LONG=1: the documented long mode (more load cycles, GC passes)
 debug() {
 	local tree tests=debug limit=2400
@@ -86,13 +104,10 @@ debug() {
 			scripts/guest-test.sh "$tests"
 }
 
-if tier debug debug; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier checkpatch scripts/checkpatch.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-if tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh tests/unit/*.sh tests/guest/*.sh .ci/run; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-fi
+run_tier debug debug
+run_tier checkpatch scripts/checkpatch.sh
+run_tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \
+	tests/unit/*.sh tests/guest/*.sh .ci/run
 
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
