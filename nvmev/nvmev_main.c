@@ -85,7 +85,7 @@ static int parse_size(const char *name, const char *s, u64 *out)
 /* Check the module's own parameters (the model checks its table). */
 static int nvmev_check_params(struct nvmev_dev *dev)
 {
-	const struct nvmev_params *p;
+	const struct nvmev_params *p = &nvmev_params;
 	unsigned int i;
 	int ret;
 
@@ -115,7 +115,6 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 			return -EINVAL;
 		}
 	}
-	p = &nvmev_params;
 	if (p->lba_bytes != 512 && p->lba_bytes != 4096) {
 		pr_err("lba_bytes=%d must be 512 or 4096\n", p->lba_bytes);
 		return -EINVAL;
