@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the patched guest kernel: Debian's linux-source-6.1 + the series in
-# host-patches/linux-6.1/ + hint-proto/nvmev_hint.h, configured from
+# host-patches/linux-6.1/ (git am, nothing else), configured from
 # tinyconfig + host-patches/linux-6.1/guest.config, with ccache, in a
 # reusable cache directory (only what changed is rebuilt).
 # Prints the build tree (usable as KDIR) on the last line.
@@ -23,7 +23,8 @@ src=$cache/src
 out=$cache/out$variant
 fragments=("$series_dir/guest.config")
 [ -n "$variant" ] && fragments+=("$series_dir/debug.config")
-export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+# the kernel's objects have a compiler cache of their own
+export CCACHE_DIR=$cache/ccache
 git_id=(-c user.email=build@nvmev.local -c user.name=nvmev-build)
 
 tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' | sort -V | tail -1)
@@ -46,15 +47,14 @@ stamp=$(cat "$series_dir/series" "$series_dir"/*.patch | sha1sum | cut -d' ' -f1
 if [ "$(cat "$src/.nvmev-series" 2>/dev/null)" != "$stamp" ]; then
 	git -C "$src" am --abort 2>/dev/null || true
 	git -C "$src" checkout -q -f base
+	# a cache from before the header was part of the series had a copy
+	rm -f "$src/include/linux/nvmev_hint.h"
 	while read -r p; do
 		case "$p" in "" | \#*) continue ;; esac
 		git -C "$src" "${git_id[@]}" am -q --keep-cr "$series_dir/$p"
 	done <"$series_dir/series"
 	echo "$stamp" >"$src/.nvmev-series"
 fi
-# the protocol's one header, copied in (not part of the series)
-cmp -s "$here/hint-proto/nvmev_hint.h" "$src/include/linux/nvmev_hint.h" ||
-	cp "$here/hint-proto/nvmev_hint.h" "$src/include/linux/nvmev_hint.h"
 
 # 3. configuration, regenerated when the fragment changed
 mkdir -p "$out"
