@@ -22,7 +22,7 @@
 # Usage: nio-experiments.sh [OUTDIR]
 #        PARSE_ONLY=1 nio-experiments.sh OUTDIR  (again from the consoles)
 # Scale: NIO_RUNS=N; GUEST_APPEND="NIO_TIME_SCALE=20 NIO_COUNT=1000
-#        NIO_JITTER_NS=0 NIO_SIZES=4,8,16" (defaults in tests/guest/nio.sh,
+#        NIO_JITTER_NS=0 NIO_SIZES=4,8,16" (defaults in experiments/guest/nio.sh,
 #        but NIO_COUNT is 1000 here).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Software latency on every host path, in one patched-kernel guest run
-# (tests/guest/paths.sh, test paths_experiment; docs/host-paths.md):
+# (experiments/guest/paths.sh, test paths_experiment; docs/host-paths.md):
 # QD1 4 KiB random reads and writes through interrupts (fio pvsync2),
 # classic polling (pvsync2 --hipri=1, RWF_HIPRI, patch 4), hybrid polling
 # (io_poll_delay=0), NIO (patch 5, calibrated by nio-calibrate.sh),

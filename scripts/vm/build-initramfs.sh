@@ -70,6 +70,8 @@ done
 cp "$ko" "$root/modules/nvmev.ko"
 
 cp "$here"/tests/guest/*.sh "$root/tests/"
+mkdir -p "$root/experiments"
+cp "$here"/experiments/guest/*.sh "$root/experiments/"
 cp "$here/tests/guest/init.sh" "$root/init"
 chmod +x "$root/init" "$root"/tests/*.sh
 

@@ -3,7 +3,7 @@
 # sh, sourced by tests.sh): the Error Information log, Get/Set Features and
 # their capabilities, the SMART/Health and Firmware Slot logs, and the I/O
 # Command Set specific Identify data the Linux driver takes its discard and
-# Write Zeroes limits from. Uses passthru and status_is (device.sh).
+# Write Zeroes limits from. Uses passthru and status_is (lib.sh).
 
 # acheck DESCRIPTION COMMAND...: check, and name every failed one (a test
 # here checks many fields; check reports only the first)
@@ -60,6 +60,7 @@ smart_field() { nvme smart-log /dev/nvme0 -b >/tmp/smart.bin && le 8 "$1" /tmp/s
 
 TRACE=/sys/kernel/debug/tracing
 
+# tiers: stock debug
 test_error_log() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0
@@ -113,6 +114,7 @@ test_error_log() {
 	check "rmmod" unload_nvmev
 }
 
+# tiers: stock debug
 test_features() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0
@@ -160,6 +162,7 @@ test_features() {
 	check "rmmod" unload_nvmev
 }
 
+# tiers: stock debug
 test_smart_log() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0
@@ -189,6 +192,7 @@ test_smart_log() {
 	check "rmmod" unload_nvmev
 }
 
+# tiers: stock debug
 test_identify_cs() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0

@@ -66,14 +66,29 @@ kernel_reports() {
 	tail -n +"$(($1 + 1))" /tmp/kernel.log 2>/dev/null | grep -E "$KERNEL_REPORT"
 }
 
-# run_tests all|a,b,c: call test_<name> for each, in order; a test that
-# leaves a kernel report behind fails whatever it checked itself
+# tier_tests TIER: the tests whose "# tiers:" line (the line above their
+# function) names TIER, in file order; smoke first (the quickest sign that
+# the module works at all), the leak scan (kmemleak) last, as it reports
+# what every test before it left behind
+tier_tests() {
+	awk -v tier="$1" '
+		/^# tiers:/ { want = 0; for (i = 3; i <= NF; i++) if ($i == tier) want = 1; next }
+		/^test_[a-z0-9_]*\(\) \{/ { if (want) { sub(/^test_/, ""); sub(/\(.*/, ""); print } want = 0 }
+	' /tests/*.sh /experiments/*.sh | awk '
+		$0 == "smoke" { print; next } $0 == "kmemleak" { last = 1; next } { rest[n++] = $0 }
+		END { for (i = 0; i < n; i++) print rest[i]; if (last) print "kmemleak" }'
+}
+
+# run_tests TIER|a,b,c: call test_<name> for each test of that tier (stock,
+# all = stock, patched, debug, debug_long) or each named one, in order; a
+# test that leaves a kernel report behind fails whatever it checked itself
 run_tests() {
 	list=$1
-	[ "$list" = all ] && list=$ALL_TESTS
-	[ "$list" = patched ] && list=$PATCHED_TESTS
-	[ "$list" = debug ] && list=$DEBUG_TESTS
-	[ "$list" = debug_long ] && list=$DEBUG_LONG_TESTS
+	case "$list" in
+	all) list=$(tier_tests stock) ;;
+	stock | patched | debug | debug_long) list=$(tier_tests "$list") ;;
+	esac
+	[ -n "$list" ] || { CURRENT=$1 STARTED=$(uptime_s); not_ok "no such tier, or no tests in it"; }
 	for t in $(echo "$list" | tr ',' ' '); do
 		CURRENT=$t
 		FIRST_FAIL=
@@ -96,3 +111,96 @@ run_tests() {
 		grep -q '^nvmev ' /proc/modules && { umount /mnt 2>/dev/null; rmmod nvmev; }
 	done
 }
+
+# Helpers shared by the tests of several files
+
+# status OUTPUT-FILE HEX: nvme-cli reported NVMe status HEX
+status_is() { grep -qi "($2)" "$1" || { cat "$1"; return 1; }; }
+
+# passthru EXPECTED-STATUS nvme-args...
+passthru() {
+	want=$1
+	shift
+	nvme "$@" >/tmp/pt.out 2>&1
+	status_is /tmp/pt.out "$want"
+}
+
+# bad_insmod MESSAGE PARAMS...: insmod fails with EINVAL, says MESSAGE,
+# and leaves no module and no device behind
+bad_insmod() {
+	msg=$1
+	shift
+	dmesg -c >/dev/null
+	# shellcheck disable=SC2086
+	if insmod /modules/nvmev.ko "$@" 2>/tmp/insmod.err; then
+		rmmod nvmev
+		echo "insmod $* succeeded"
+		return 1
+	fi
+	grep -q "Invalid argument" /tmp/insmod.err || { cat /tmp/insmod.err; return 1; }
+	dmesg | grep -q "nvmev: .*$msg" || { echo "no '$msg' in:"; dmesg | tail -3; return 1; }
+	! grep -q '^nvmev ' /proc/modules && ! [ -e /dev/nvme0 ] && ! [ -d "$DBG" ]
+}
+
+# bad_write FILE VALUE [ERROR]: writing VALUE to FILE fails with ERROR
+# (default EINVAL's "Invalid argument") and leaves what FILE reads unchanged
+bad_write() {
+	before=$(cat "$1" 2>/dev/null)
+	# dd, not the shell: busybox's printf does not say why a write failed
+	if printf '%s\n' "$2" | dd of="$1" 2>/tmp/write.err; then
+		echo "writing '$2' to $1 succeeded"
+		return 1
+	fi
+	grep -q "${3:-Invalid argument}" /tmp/write.err || { cat /tmp/write.err; return 1; }
+	[ "$(cat "$1" 2>/dev/null)" = "$before" ] || { echo "$1 changed to $(cat "$1")"; return 1; }
+}
+
+# between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
+# Full speed is the better of the 4 KiB and 32 KiB strides (both are at
+# or below the granularity): one slow run of the first job under TCG must
+# not shift every ratio.
+between() {
+	r=$(awk -v s="$1" '$1 <= 32 && $2 > b { b = $2 } { v[$1] = $2 }
+		END { printf "%d", v[s] * 1000 / b }' /tmp/align)
+	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
+}
+
+# write the first MiB count of the device and wait until it is programmed
+prefill() {
+	dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count="$1" oflag=direct 2>/dev/null &&
+		nvme flush /dev/nvme0n1 -n 1 >/dev/null
+}
+
+# gc_run_checks TAG: what a GC integrity run wrote (host and NAND), its
+# write amplification, GC cycles and hints; it must have written at least
+# 3x the capacity and garbage-collected.
+gc_run_checks() {
+	s=$DBG/stats
+	cap=$(value capacity_bytes "$DBG/geometry")
+	host=$(value host_write_units "$s")
+	echo "$1: capacity $((cap >> 20)) MiB, host wrote $((host * 4096 >> 20)) MiB," \
+		"NAND $(($(value nand_write_units "$s") * 4096 >> 20)) MiB," \
+		"waf_milli=$(value waf_milli "$s") gc_cycles=$(value gc_cycles "$s")" \
+		"gc_fg_cycles=$(value gc_fg_cycles "$s") hint_append=$(value hint_append "$s")" \
+		"hint_overwrite=$(value hint_overwrite "$s")"
+	check "$1: wrote >= 3x capacity" [ $((host * 4096)) -ge $((3 * cap)) ]
+	check "$1: GC ran" [ "$(value gc_cycles "$s")" -gt 0 ]
+}
+
+# die of an LBA, from the device's placement query
+die_of() {
+	echo "$1" >"$DBG/locate"
+	sed -n 's/.* die=\([0-9]*\).*/\1/p' "$DBG/locate"
+}
+
+# loc_of LBA: sets $d, $b, $o to the die, erase block and unit offset
+# holding the LBA
+loc_of() {
+	echo "$1" >"$DBG/locate"
+	# shellcheck disable=SC2046 # three numbers, split on purpose
+	set -- $(sed -n 's/.* die=\([0-9]*\) block=\([0-9]*\) offset=\([0-9]*\).*/\1 \2 \3/p' "$DBG/locate")
+	# shellcheck disable=SC2034 # b and o are read by the ext4 tests
+	d=$1 b=$2 o=$3
+}
+
+json_true() { grep -q "\"$1\": true" /tmp/info.out; }

@@ -64,6 +64,7 @@ count_of() { dmesg | grep -c "$1"; }
 # path) the device comes back with its data and the driver re-initialised;
 # with the driver unbound the controller registers, the MSI-X table and
 # the config registers are back at their reset values.
+# tiers: stock
 test_pci_flr() {
 	check "insmod" load_nvmev || return 1
 	dd if=/dev/urandom of=/tmp/pattern bs=1M count=1 2>/dev/null
@@ -106,6 +107,7 @@ test_pci_flr() {
 # Bus Master Enable off stops the device's DMA: with QD1 reads running,
 # no completion is posted while it is off (2 s, well below the nvme
 # driver's 30 s timeout); back on, I/O resumes and fio sees no error.
+# tiers: stock debug
 test_pci_bme() {
 	check "insmod" load_nvmev || return 1
 	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
@@ -135,6 +137,7 @@ test_pci_bme() {
 # may wait for the nvme timeout. The I/O queues' IRQs are managed (the
 # kernel refuses to move them, EIO); the admin queue's is not, and
 # admin commands run beside fio.
+# tiers: stock debug
 test_pci_irq_moves() {
 	check "insmod" load_nvmev || return 1
 	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
@@ -179,6 +182,7 @@ test_pci_irq_moves() {
 # host does while it moves an IRQ), issue a read on that queue: the
 # interrupt waits in the PBA, and unmasking sends it; nothing waits for
 # the nvme driver's 30 s timeout.
+# tiers: stock
 test_pci_msix_pending() {
 	check "/dev/mem may map BAR0 (iomem=relaxed)" grep -q 'iomem=relaxed' /proc/cmdline || return 1
 	check "insmod" load_nvmev || return 1
@@ -209,6 +213,7 @@ test_pci_msix_pending() {
 # Unloading after the host let go of the function: a controller reset
 # and a sysfs removal, then rmmod; the driver's unbind (CC.SHN), then
 # rmmod. PCI_UNLOAD_CYCLES (default 10) times each, no kernel report.
+# tiers: stock debug
 test_pci_unload() {
 	n=${PCI_UNLOAD_CYCLES:-10}
 	cycle=0
@@ -251,6 +256,7 @@ free_at() {
 # nothing after; a hole, a firmware reserved range, a range that is only
 # partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
 # refused with one line saying what is there.
+# tiers: stock debug
 test_pci_reservation() {
 	mib=$((1 << 20))
 	start=$NVMEV_BAR

@@ -58,6 +58,7 @@ uhost_rebind_nvme() {
 		wait_nvme0n1
 }
 
+# tiers: stock debug
 test_uhost_bringup() {
 	check "insmod" load_nvmev || return 1
 	# an earlier test's reservation stays: take it back first
@@ -84,6 +85,7 @@ test_uhost_bringup() {
 
 # crc-verified random I/O of 4-64 KiB on 3 queues, 2x the capacity
 # written (half of 4x moved), then everything read back; GC must have run
+# tiers: stock debug
 test_uhost_verify() {
 	uhost_load capacity_mib=64 op_percent=7 || return 1
 	cap=$(value capacity_bytes "$DBG/geometry")
@@ -98,6 +100,7 @@ test_uhost_verify() {
 	check "rmmod with uio bound" unload_nvmev
 }
 
+# tiers: stock debug
 test_uhost_vector() {
 	uhost_load || return 1
 	uhost_case vector
@@ -118,6 +121,7 @@ uhost_bios_range() {
 # Aim PRPs and queue bases at memory that is not host RAM: the device's
 # own BAR0, its storage (1 MiB into the memmap reservation at 1 GiB) and a
 # firmware range below the end of RAM. Each on a fresh device.
+# tiers: stock debug
 test_uhost_bad_prp() {
 	uhost_load || return 1
 	bar=$(head -1 "$UHOST_SYS/resource" | cut -d' ' -f1)
@@ -136,42 +140,50 @@ test_uhost_bad_prp() {
 }
 
 # slow modelled time: a 4 KiB read takes tens of ms
+# tiers: stock debug
 test_uhost_delete_sq_inflight() {
 	uhost_load time_scale=1000 || return 1
 	uhost_case delete-sq-inflight
 }
 
+# tiers: stock debug
 test_uhost_cq_full() {
 	uhost_load || return 1
 	uhost_case cq-full
 }
 
+# tiers: stock debug
 test_uhost_cq_full_shared() {
 	uhost_load || return 1
 	uhost_case cq-full-shared
 }
 
+# tiers: stock debug
 test_uhost_cc_toggle() {
 	uhost_load || return 1
 	uhost_case cc-toggle
 }
 
+# tiers: stock debug
 test_uhost_cc_bad() {
 	uhost_load || return 1
 	uhost_case cc-bad
 }
 
+# tiers: stock debug
 test_uhost_numq_after_create() {
 	uhost_load || return 1
 	uhost_case numq-after-create
 }
 
+# tiers: stock debug
 test_uhost_bme() {
 	uhost_load || return 1
 	uhost_case bme
 }
 
 # the kernel's reset of the function while uio owns it, between two runs
+# tiers: stock debug
 test_uhost_flr() {
 	uhost_load || return 1
 	echo "flr: reset_method: $(cat "$UHOST_SYS/reset_method" 2>/dev/null || echo none)"
@@ -180,6 +192,7 @@ test_uhost_flr() {
 	uhost_case flr --phase after
 }
 
+# tiers: stock debug
 test_uhost_shutdown() {
 	uhost_load || return 1
 	uhost_case shutdown
@@ -187,6 +200,7 @@ test_uhost_shutdown() {
 }
 
 # also across a reload: what the nvme driver wrote before must be gone
+# tiers: stock debug
 test_uhost_zero_read() {
 	uhost_load || return 1
 	lbs=$(cat /sys/block/nvme0n1/queue/logical_block_size)
@@ -200,6 +214,7 @@ test_uhost_zero_read() {
 	uhost_case zero-read --lba $((2048 * 4096 / lbs))
 }
 
+# tiers: stock debug
 test_uhost_dsm_big() {
 	uhost_load capacity_mib=64 || return 1
 	uhost_case dsm-big

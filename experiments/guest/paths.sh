@@ -241,6 +241,7 @@ paths_nullb_down() {
 	echo 0 >/sys/kernel/config/nullb/paths/power && rmdir /sys/kernel/config/nullb/paths
 }
 
+# tiers: none (run by name only)
 test_paths_experiment() {
 	rm -f "$PATHS_CSV" /tmp/paths_idle.csv /tmp/paths_nio /tmp/paths_info
 	last=$(($(grep -c ^processor /proc/cpuinfo) - 1))

@@ -1,0 +1,42 @@
+#!/bin/bash
+# Every guest test names its tiers on the line above its function
+# ("# tiers: stock debug", or "none" for one run only by name), with known
+# tier names, and no two tests share a name; prints each tier's size.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+known=" stock patched debug debug_long none "
+status=0
+declare -A count seen
+while IFS=: read -r file line text; do
+	name=${text%%()*}
+	name=${name#test_}
+	[ -z "${seen[$name]:-}" ] || { echo "$file:$line: test_$name also in ${seen[$name]}"; status=1; }
+	seen[$name]=$file
+	above=$(sed -n "$((line - 1))p" "$file")
+	if [[ $above != "# tiers: "* ]]; then
+		echo "$file:$line: test_$name has no '# tiers:' line above it"
+		status=1
+		continue
+	fi
+	read -ra words <<<"${above#\# tiers: }"
+	if [ "${words[0]}" = none ]; then
+		count[none]=$((${count[none]:-0} + 1))
+		continue
+	fi
+	for w in "${words[@]}"; do
+		if [[ $known != *" $w "* ]]; then
+			echo "$file:$line: test_$name: no tier '$w' (tiers:$known)"
+			status=1
+		fi
+		count[$w]=$((${count[$w]:-0} + 1))
+	done
+done < <(grep -n '^test_[a-z0-9_]*() {' tests/guest/*.sh experiments/guest/*.sh)
+for t in stock patched debug debug_long none; do
+	printf '%s=%s ' "$t" "${count[$t]:-0}"
+done
+echo
+if [ "${count[stock]:-0}" -eq 0 ] || [ "${count[debug]:-0}" -eq 0 ]; then
+	echo "a tier is empty"
+	status=1
+fi
+exit "$status"
