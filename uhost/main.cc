@@ -12,7 +12,7 @@
 #include "controller.h"
 #include "dma.h"
 #include "pci.h"
-#include "report.h"
+#include "output.h"
 
 using namespace uhost;
 using json = nlohmann::ordered_json;

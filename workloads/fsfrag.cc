@@ -13,7 +13,7 @@
 #include <string>
 
 #include "fsutil.h"
-#include "report.h"
+#include "output.h"
 
 using nvmev::json;
 using namespace nvmev::fs;

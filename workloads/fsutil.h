@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "device_files.h"
-#include "report.h"
+#include "output.h"
 
 namespace CLI {
 class App;

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "fsutil.h"
-#include "report.h"
+#include "output.h"
 
 using nvmev::json;
 using namespace nvmev::fs;

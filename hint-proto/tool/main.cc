@@ -16,7 +16,7 @@
 
 #include "device_files.h"
 #include "nvme_device.h"
-#include "report.h"
+#include "output.h"
 
 using nvmev::DeviceError;
 using nvmev::DieCounters;
