@@ -211,15 +211,11 @@ static void effects_log(struct nvme_effects_log *e)
 {
 	int op;
 
-	/* the admin commands nvmev_admin_parse() accepts */
-	for (op = 0; op < ARRAY_SIZE(e->acs); op++)
+	/* the commands nvmev_admin_parse() and nvmev_io_parse() accept */
+	for (op = 0; op < ARRAY_SIZE(e->acs); op++) {
 		e->acs[op] = cpu_to_le32(nvmev_admin_effects(op));
-	e->iocs[nvme_cmd_flush] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
-	e->iocs[nvme_cmd_read] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP);
-	e->iocs[nvme_cmd_write] = cpu_to_le32(NVME_CMD_EFFECTS_CSUPP |
-					      NVME_CMD_EFFECTS_LBCC);
-	e->iocs[nvme_cmd_write_zeroes] = e->iocs[nvme_cmd_write];
-	e->iocs[nvme_cmd_dsm] = e->iocs[nvme_cmd_write];
+		e->iocs[op] = cpu_to_le32(nvmev_io_effects(op));
+	}
 }
 
 /* the sizes nvmev_log_page_size() gives the parser */

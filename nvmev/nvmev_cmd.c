@@ -81,11 +81,90 @@ static u16 parse_lbas(const struct nvmev_ns_view *ns,
 	return NVME_SC_SUCCESS;
 }
 
+static u16 parse_rw(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
+		    struct nvmev_io_req *req)
+{
+	u16 status = parse_lbas(ns, sqe, req);
+
+	if (status)
+		return status;
+	if (req->model.len > NVMEV_MAX_XFER)
+		return DNR(NVME_SC_INVALID_FIELD);
+	req->model.op = req->opcode == nvme_cmd_write ? FTL_OP_WRITE :
+							FTL_OP_READ;
+	/* on a Read too: the model counts and ignores it */
+	parse_hint(ns, sqe, req);
+	return NVME_SC_SUCCESS;
+}
+
+static u16 parse_write_zeroes(const struct nvmev_ns_view *ns,
+			      const struct nvmev_sqe *sqe,
+			      struct nvmev_io_req *req)
+{
+	req->model.op = FTL_OP_TRIM;
+	return parse_lbas(ns, sqe, req);
+}
+
+static u16 parse_flush(const struct nvmev_ns_view *ns,
+		       const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+{
+	req->model.op = FTL_OP_FLUSH;
+	return NVME_SC_SUCCESS;
+}
+
+/* the ranges themselves are checked once read, by nvmev_dsm_check() */
+static u16 parse_dsm(const struct nvmev_ns_view *ns,
+		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+{
+	/* attributes other than deallocate are access hints only */
+	if (dw(sqe, 11) & NVME_DSMGMT_AD)
+		req->nr_ranges = (dw(sqe, 10) & 0xff) + 1;
+	req->model.op = FTL_OP_TRIM;
+	return NVME_SC_SUCCESS;
+}
+
+#define NVMEV_EFFECTS_LBA_WRITE	(NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC)
+
+/*
+ * The I/O commands (NVM command set) the controller has: the checks of
+ * their fields and their Command Effects log entry. nvmev_io_parse() and
+ * the log take them from here only.
+ */
+static const struct {
+	u8 opcode;
+	u32 effects;
+	u16 (*parse)(const struct nvmev_ns_view *ns,
+		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req);
+} io_cmds[] = {
+	{ nvme_cmd_flush, NVME_CMD_EFFECTS_CSUPP, parse_flush },
+	{ nvme_cmd_write, NVMEV_EFFECTS_LBA_WRITE, parse_rw },
+	{ nvme_cmd_read, NVME_CMD_EFFECTS_CSUPP, parse_rw },
+	{ nvme_cmd_write_zeroes, NVMEV_EFFECTS_LBA_WRITE, parse_write_zeroes },
+	{ nvme_cmd_dsm, NVMEV_EFFECTS_LBA_WRITE, parse_dsm },
+};
+
+static int find_io_cmd(u8 opcode)
+{
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(io_cmds); i++)
+		if (io_cmds[i].opcode == opcode)
+			return i;
+	return -1;
+}
+
+u32 nvmev_io_effects(u8 opcode)
+{
+	int i = find_io_cmd(opcode);
+
+	return i < 0 ? 0 : io_cmds[i].effects;
+}
+
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		   struct nvmev_io_req *req)
 {
 	u32 nsid = dw(sqe, 1);
-	u16 status;
+	int i;
 
 	ftl_memset(req, 0, sizeof(*req));
 	req->opcode = dw(sqe, 0) & 0xff;
@@ -97,34 +176,10 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 	if (nsid != NVMEV_NSID &&
 	    !(req->opcode == nvme_cmd_flush && nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
-	switch (req->opcode) {
-	case nvme_cmd_read:
-	case nvme_cmd_write:
-		status = parse_lbas(ns, sqe, req);
-		if (status)
-			return status;
-		if (req->model.len > NVMEV_MAX_XFER)
-			return DNR(NVME_SC_INVALID_FIELD);
-		req->model.op = req->opcode == nvme_cmd_write ? FTL_OP_WRITE :
-								FTL_OP_READ;
-		/* on a Read too: the model counts and ignores it */
-		parse_hint(ns, sqe, req);
-		return NVME_SC_SUCCESS;
-	case nvme_cmd_write_zeroes:
-		req->model.op = FTL_OP_TRIM;
-		return parse_lbas(ns, sqe, req);
-	case nvme_cmd_flush:
-		req->model.op = FTL_OP_FLUSH;
-		return NVME_SC_SUCCESS;
-	case nvme_cmd_dsm:
-		/* attributes other than deallocate are access hints only */
-		if (dw(sqe, 11) & NVME_DSMGMT_AD)
-			req->nr_ranges = (dw(sqe, 10) & 0xff) + 1;
-		req->model.op = FTL_OP_TRIM;
-		return NVME_SC_SUCCESS;
-	default:
+	i = find_io_cmd(req->opcode);
+	if (i < 0)
 		return DNR(NVME_SC_INVALID_OPCODE);
-	}
+	return io_cmds[i].parse(ns, sqe, req);
 }
 
 /* A range: context attributes, 32-bit length in LBAs, starting LBA. */

@@ -148,4 +148,7 @@ u32 nvmev_log_page_size(u8 lid);
 /* The Command Effects log entry of admin opcode @opcode, 0: no such command. */
 u32 nvmev_admin_effects(u8 opcode);
 
+/* The Command Effects log entry of I/O opcode @opcode, 0: no such command. */
+u32 nvmev_io_effects(u8 opcode);
+
 #endif /* NVMEV_CMD_H */

@@ -77,6 +77,7 @@ enum {
 
 enum {
 	NVME_CMD_EFFECTS_CSUPP	= 1 << 0,
+	NVME_CMD_EFFECTS_LBCC	= 1 << 1,
 };
 
 enum {

@@ -175,6 +175,11 @@ void fuzz_io_parse(Input& in) {
         dnr(NVME_SC_LBA_RANGE), dnr(NVME_SC_INVALID_OPCODE)};
     if (!kStatuses.count(st)) fail("undefined NVM command status");
     if (req.cid != sqe.dw[0] >> 16) fail("command identifier lost");
+    // the Command Effects log lists exactly the commands the parser knows
+    if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_io_effects(req.opcode))
+      fail("refused an I/O opcode the effects log lists");
+    if (st == NVME_SC_SUCCESS && !(nvmev_io_effects(req.opcode) & NVME_CMD_EFFECTS_CSUPP))
+      fail("accepted an I/O opcode the effects log does not list");
     if (st) continue;
     const ftl_cmd& c = req.model;
     switch (req.opcode) {
