@@ -20,6 +20,7 @@
 #include <linux/mm.h>
 #include <linux/errno.h>
 #include <linux/stddef.h>
+#include <linux/bug.h>
 #include <asm/byteorder.h>
 
 static inline void *ftl_zalloc(size_t n, size_t size)
@@ -50,6 +51,8 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memset memset
 #define ftl_memcpy memcpy
 #define ftl_printf(a, b) __printf(a, b)
+/* a state that cannot happen: the kernel's warning, once per site */
+#define ftl_warn_once(cond)	WARN_ON_ONCE(cond)
 
 /* little-endian words read from host memory (commands, PRP lists) */
 static inline u64 ftl_le64_to_cpu(u64 v)
@@ -108,6 +111,11 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_memcpy memcpy
 /* format checking of ftl_printf() functions is done by the kernel build */
 #define ftl_printf(a, b)
+/*
+ * a state that cannot happen: the simulator, the tests and the fuzzers stop
+ * on it (abort() is what libFuzzer and CTest report)
+ */
+#define ftl_warn_once(cond)	((cond) ? (abort(), 1) : 0)
 /* the kernel's name for the statement attribute; C only: CLI11 has a method of that name */
 #ifndef __cplusplus
 #define fallthrough __attribute__((__fallthrough__))

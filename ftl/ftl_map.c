@@ -142,7 +142,8 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 			d->st.gc_reads++;
 		}
 		/* cannot fail: the reserve block is ours (see FTL_GC_RESERVE) */
-		if (ftl_alloc_slot(ftl, die, true, d->busy_until, &dst))
+		if (ftl_warn_once(ftl_alloc_slot(ftl, die, true, d->busy_until,
+						 &dst)))
 			return false;
 		ftl->p2l[base + off] = FTL_NONE;
 		vb->valid--;

@@ -176,7 +176,7 @@ static void ftl_wbuf_push(struct ftl_wbuf *wb, u64 when, u32 units)
 {
 	u32 i = wb->len;
 
-	if (wb->len == wb->cap)		/* cannot happen: used <= cap */
+	if (ftl_warn_once(wb->len == wb->cap))	/* used <= cap */
 		return;
 	wb->when[i] = when;
 	wb->units[i] = units;

@@ -2,8 +2,8 @@
 /*
  * What the portable controller files (nvmev_ctrl.c, nvmev_cmd.c,
  * nvmev_prp.c) need beyond ftl/ftl_compat.h: access to the register BAR,
- * the ordering barriers of a device writing host memory, and a warning
- * for states that cannot happen. In nvmev.ko these are the kernel's own;
+ * and the ordering barriers of a device writing host memory (a state that
+ * cannot happen is ftl_warn_once()). In nvmev.ko these are the kernel's own;
  * the userspace build (the fuzzers) gets plain equivalents.
  */
 #ifndef NVMEV_COMPAT_H
@@ -40,7 +40,6 @@ static inline void nvmev_wr64(void __iomem *bar, u32 off, u64 v)
 #define nvmev_rmb()	rmb()
 #define nvmev_wmb()	dma_wmb()
 #define nvmev_write_once(x, v)	WRITE_ONCE(x, v)
-#define nvmev_warn_once(cond)	WARN_ON_ONCE(cond)
 
 #else /* userspace */
 
@@ -73,8 +72,6 @@ static inline void nvmev_wr64(void *bar, u32 off, u64 v)
 #define nvmev_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define nvmev_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define nvmev_write_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-/* a fuzzer must stop on it: abort() is what libFuzzer reports */
-#define nvmev_warn_once(cond)	((cond) ? (abort(), 1) : 0)
 
 #endif /* __KERNEL__ */
 

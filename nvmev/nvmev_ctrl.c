@@ -92,7 +92,7 @@ void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
 	 * Every entry comes from a fetched command of a live SQ, at most
 	 * size - 1 of each: neither can fail unless the engine is wrong.
 	 */
-	if (nvmev_warn_once(sqid >= NVMEV_MAX_QUEUES || !sq->live ||
+	if (ftl_warn_once(sqid >= NVMEV_MAX_QUEUES || !sq->live ||
 			    c->nr_done + c->nr_parked >= NVMEV_DONE_SLOTS))
 		return;
 	e = &c->done[c->nr_done];
@@ -594,7 +594,7 @@ static bool try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
 	struct nvmev_cq *cq = &c->cqs[e->cqid];
 	struct nvmev_sq *sq = &c->sqs[e->sqid];
 
-	if (nvmev_warn_once(!cq->live || !sq->live || sq->cqid != e->cqid)) {
+	if (ftl_warn_once(!cq->live || !sq->live || sq->cqid != e->cqid)) {
 		c->stats.dropped++;
 		return true;
 	}
