@@ -20,6 +20,14 @@ failed=0
 # more cycles and GC passes in the debug tier below)
 [ -n "${NVMEV_LONG:-}" ] && export FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 
+# userspace builds (CMake) go through ccache, its cache outside the clone
+# like the kernel's, so a second run on this machine recompiles nothing
+cache=${NVMEV_CACHE:-/var/cache/nvmev}
+if command -v ccache >/dev/null && mkdir -p "$cache/ccache" 2>/dev/null; then
+	export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+	export CCACHE_DIR=$cache/ccache
+fi
+
 all_tiers="unit release kbuild fuzz guest patched debug checkpatch shellcheck"
 TIERS=${TIERS:-}
 for t in ${TIERS//,/ }; do
@@ -107,7 +115,7 @@ debug() {
 run_tier debug debug
 run_tier checkpatch scripts/checkpatch.sh
 run_tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \
-	tests/unit/*.sh tests/guest/*.sh .ci/run
+	tests/unit/*.sh tests/guest/*.sh experiments/guest/*.sh .ci/run
 
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
