@@ -17,8 +17,8 @@
 #define NVMEV_MN	"nvmev virtual SSD"
 #define NVMEV_FR	"0.1"
 
-static void done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-		 u16 status, u32 result)
+static void nvmev_admin_done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+			     u16 status, u32 result)
 {
 	dev->stats.admin_cmds++;
 	if (status) {
@@ -30,26 +30,26 @@ static void done(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 }
 
 /* Copy @len bytes of @buf to the host buffer of @req, or fail it. */
-static void reply(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-		  void *buf, u32 len)
+static void nvmev_reply(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+			void *buf, u32 len)
 {
-	done(dev, req, nvmev_prp_copy(dev, req->prp1, req->prp2, buf, len, true),
-	     0);
+	nvmev_admin_done(dev, req, nvmev_prp_copy(dev, req->prp1, req->prp2, buf, len, true),
+			 0);
 }
 
-static void pad_copy(char *dst, const char *src, size_t n)
+static void nvmev_pad_copy(char *dst, const char *src, size_t n)
 {
 	memset(dst, ' ', n);
 	memcpy(dst, src, min(strlen(src), n));
 }
 
-static void identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
+static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 {
 	id->vid = cpu_to_le16(NVMEV_VENDOR_ID);
 	id->ssvid = cpu_to_le16(NVMEV_VENDOR_ID);
-	pad_copy(id->sn, NVMEV_SN, sizeof(id->sn));
-	pad_copy(id->mn, NVMEV_MN, sizeof(id->mn));
-	pad_copy(id->fr, NVMEV_FR, sizeof(id->fr));
+	nvmev_pad_copy(id->sn, NVMEV_SN, sizeof(id->sn));
+	nvmev_pad_copy(id->mn, NVMEV_MN, sizeof(id->mn));
+	nvmev_pad_copy(id->fr, NVMEV_FR, sizeof(id->fr));
 	id->rab = 6;
 	id->mdts = NVMEV_MDTS;
 	id->cntlid = cpu_to_le16(1);
@@ -84,7 +84,7 @@ static void identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->psd[0].exit_lat = cpu_to_le32(10);
 }
 
-static void ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
+static void nvmev_ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
 {
 	static const u8 base[16] = { 0x4e, 0x56, 0x4d, 0x45, 0x56, 0x00, 0x00,
 				     0x01 };
@@ -94,7 +94,7 @@ static void ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
 	memcpy(eui64, base, 8);
 }
 
-static void identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
+static void nvmev_identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 {
 	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
 	u32 per_lba = dev->ns.lba_shift;
@@ -115,35 +115,35 @@ static void identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 	id->flbas = 0;
 	id->dlfeat = 1;			/* deallocated blocks read as zeroes */
 	id->lbaf[0].ds = per_lba;
-	ns_ids(dev, id->eui64, id->nguid);
+	nvmev_ns_ids(dev, id->eui64, id->nguid);
 }
 
 /* CNS 06h, CSI 00h: the NVM Command Set Identify Controller data structure */
-static void identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_nvm *id)
+static void nvmev_identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_nvm *id)
 {
 	id->wzsl = NVMEV_WZSL;
 	id->dmrl = NVMEV_DMRL;
 	id->dmrsl = cpu_to_le32(min_t(u64, dev->ns.nsze, U32_MAX));
 }
 
-static void identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
+static void nvmev_identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 {
 	void *buf = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	u8 *p = buf;
 
 	if (!buf) {
-		done(dev, req, NVME_SC_INTERNAL, 0);
+		nvmev_admin_done(dev, req, NVME_SC_INTERNAL, 0);
 		return;
 	}
 	switch (req->cns) {
 	case NVME_ID_CNS_CTRL:
-		identify_ctrl(dev, buf);
+		nvmev_identify_ctrl(dev, buf);
 		break;
 	case NVME_ID_CNS_NS:
-		identify_ns(dev, buf);
+		nvmev_identify_ns(dev, buf);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
-		identify_ctrl_nvm(dev, buf);
+		nvmev_identify_ctrl_nvm(dev, buf);
 		break;
 	case NVME_ID_CNS_CS_NS:		/* NVM: no fields beyond CNS 00h's yet */
 		break;
@@ -156,21 +156,21 @@ static void identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
 		p[1] = NVME_NIDT_EUI64_LEN;
 		p[4 + 8] = NVME_NIDT_NGUID;
 		p[4 + 8 + 1] = NVME_NIDT_NGUID_LEN;
-		ns_ids(dev, p + 4, p + 4 + 8 + 4);
+		nvmev_ns_ids(dev, p + 4, p + 4 + 8 + 4);
 		break;
 	}
-	reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
+	nvmev_reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
 	kfree(buf);
 }
 
 /* SMART/Health Critical Warning bit 1: a temperature threshold is crossed */
-static bool temp_warning(const struct nvmev_dev *dev)
+static bool nvmev_temp_warning(const struct nvmev_dev *dev)
 {
 	return dev->temp_thresh[0] <= NVMEV_TEMP_K ||
 	       dev->temp_thresh[1] >= NVMEV_TEMP_K;
 }
 
-static void smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
+static void nvmev_smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 {
 	const u64 min_ns = 60 * NSEC_PER_SEC;
 	u64 now = ktime_get_ns();
@@ -185,7 +185,7 @@ static void smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 					 ftl_block_erases(dev->ftl, die, blk));
 	mutex_unlock(&dev->model_lock);
 
-	s->critical_warning = temp_warning(dev) ? NVME_SMART_CRIT_TEMPERATURE : 0;
+	s->critical_warning = nvmev_temp_warning(dev) ? NVME_SMART_CRIT_TEMPERATURE : 0;
 	put_unaligned_le16(NVMEV_TEMP_K, s->temperature);
 	s->avail_spare = 100;
 	s->spare_thresh = 10;
@@ -207,7 +207,7 @@ static void smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 	put_unaligned_le64(dev->errlog.count, s->num_err_log_entries);
 }
 
-static void effects_log(struct nvme_effects_log *e)
+static void nvmev_effects_log(struct nvme_effects_log *e)
 {
 	int op;
 
@@ -224,14 +224,14 @@ static_assert(sizeof(struct nvme_effects_log) == 4096);
 static_assert(NVMEV_ERRLOG_ENTRIES * NVMEV_ERRLOG_ENTRY_BYTES <= SZ_4K);
 
 /* fields checked by nvmev_admin_parse(): a known log, offset inside it */
-static void get_log_page(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req)
+static void nvmev_get_log_page(struct nvmev_dev *dev,
+			       const struct nvmev_admin_req *req)
 {
 	u8 *page, *out;
 
 	page = kzalloc(SZ_4K, GFP_KERNEL);
 	if (!page) {
-		done(dev, req, NVME_SC_INTERNAL, 0);
+		nvmev_admin_done(dev, req, NVME_SC_INTERNAL, 0);
 		return;
 	}
 	switch (req->lid) {
@@ -239,38 +239,38 @@ static void get_log_page(struct nvmev_dev *dev,
 		nvmev_errlog_read(dev, page);
 		break;
 	case NVME_LOG_SMART:
-		smart_log(dev, (struct nvme_smart_log *)page);
+		nvmev_smart_log(dev, (struct nvme_smart_log *)page);
 		break;
 	case NVME_LOG_FW_SLOT:
 		page[0] = 1;		/* slot 1 active */
 		/* FRS1: as Identify Controller FR has it */
-		pad_copy(page + 8, NVMEV_FR, sizeof_field(struct nvme_id_ctrl, fr));
+		nvmev_pad_copy(page + 8, NVMEV_FR, sizeof_field(struct nvme_id_ctrl, fr));
 		break;
 	case NVME_LOG_CMD_EFFECTS:
-		effects_log((struct nvme_effects_log *)page);
+		nvmev_effects_log((struct nvme_effects_log *)page);
 		break;
 	}
 	/* bytes past the end of the page read as zero */
 	out = kvzalloc(req->log_len, GFP_KERNEL);
 	if (!out) {
-		done(dev, req, NVME_SC_INTERNAL, 0);
+		nvmev_admin_done(dev, req, NVME_SC_INTERNAL, 0);
 		goto out;
 	}
 	memcpy(out, page + req->log_off,
 	       min_t(u64, req->log_len, req->log_size - req->log_off));
-	reply(dev, req, out, req->log_len);
+	nvmev_reply(dev, req, out, req->log_len);
 	kvfree(out);
 out:
 	kfree(page);
 }
 
-static bool set(const struct nvmev_admin_req *req)
+static bool nvmev_set(const struct nvmev_admin_req *req)
 {
 	return req->opcode == nvme_admin_set_features;
 }
 
 /* the current value (SEL 0), or the default (SEL 1, 2) */
-static bool cur(const struct nvmev_admin_req *req)
+static bool nvmev_cur(const struct nvmev_admin_req *req)
 {
 	return req->sel == 0;
 }
@@ -284,10 +284,10 @@ u16 nvmev_feat_temp(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 {
 	u32 thsel = (req->cdw11 >> 20) & 1;
 
-	if (set(req))
+	if (nvmev_set(req))
 		dev->temp_thresh[thsel] = req->cdw11 & 0xffff;
 	else
-		*result = cur(req) ? dev->temp_thresh[thsel] :
+		*result = nvmev_cur(req) ? dev->temp_thresh[thsel] :
 				     temp_thresh_def[thsel];
 	return NVME_SC_SUCCESS;
 }
@@ -298,9 +298,9 @@ u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 {
 	u32 n = dev->params.io_queues;
 
-	if (set(req))
+	if (nvmev_set(req))
 		return nvmev_ctrl_set_num_queues(&dev->ctrl, req->cdw11, result);
-	if (cur(req) && dev->ctrl.nr_io_queues)
+	if (nvmev_cur(req) && dev->ctrl.nr_io_queues)
 		n = dev->ctrl.nr_io_queues;
 	*result = (n - 1) | ((n - 1) << 16);
 	return NVME_SC_SUCCESS;
@@ -312,10 +312,10 @@ u16 nvmev_feat_coalesce(struct nvmev_dev *dev,
 {
 	struct nvmev_ctrl *c = &dev->ctrl;
 
-	if (set(req)) {
+	if (nvmev_set(req)) {
 		c->coalesce_thr = req->cdw11 & 0xff;
 		c->coalesce_time_us = ((req->cdw11 >> 8) & 0xff) * 100;
-	} else if (cur(req)) {
+	} else if (nvmev_cur(req)) {
 		*result = c->coalesce_thr | ((c->coalesce_time_us / 100) << 8);
 	}
 	return NVME_SC_SUCCESS;
@@ -327,10 +327,10 @@ u16 nvmev_feat_irq_config(struct nvmev_dev *dev,
 {
 	u32 iv = req->cdw11 & 0xffff;
 
-	if (set(req))
+	if (nvmev_set(req))
 		dev->ctrl.vector_no_coalesce[iv] = req->cdw11 & (1 << 16);
 	else
-		*result = iv | (cur(req) && dev->ctrl.vector_no_coalesce[iv] ?
+		*result = iv | (nvmev_cur(req) && dev->ctrl.vector_no_coalesce[iv] ?
 				1 << 16 : 0);
 	return NVME_SC_SUCCESS;
 }
@@ -339,29 +339,29 @@ u16 nvmev_feat_irq_config(struct nvmev_dev *dev,
 u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 		     u32 *result)
 {
-	if (set(req))
+	if (nvmev_set(req))
 		dev->ns.hints_enabled = req->cdw11 & NVMEV_HINT_FEAT_ENABLE;
 	else
-		*result = cur(req) && dev->ns.hints_enabled;
+		*result = nvmev_cur(req) && dev->ns.hints_enabled;
 	return NVME_SC_SUCCESS;
 }
 
 /* Get and Set Features of a row of nvmev_features[], fields checked */
-static u16 features(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-		    u32 *result)
+static u16 nvmev_admin_features(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+				u32 *result)
 {
 	const struct nvmev_feature *f = req->feat;
 
-	if (!set(req) && req->sel == 3) {	/* supported capabilities */
+	if (!nvmev_set(req) && req->sel == 3) {	/* supported capabilities */
 		*result = f->caps;
 		return NVME_SC_SUCCESS;
 	}
 	if (f->exec)
 		return f->exec(dev, req, result);
-	if (set(req))
+	if (nvmev_set(req))
 		dev->features[f->fid] = req->cdw11 & f->mask;
 	else
-		*result = cur(req) ? dev->features[f->fid] : f->def;
+		*result = nvmev_cur(req) ? dev->features[f->fid] : f->def;
 	return NVME_SC_SUCCESS;
 }
 
@@ -384,19 +384,19 @@ void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 
 	status = nvmev_admin_parse(&dev->ns, sqe, &req);
 	if (status) {
-		done(dev, &req, status, 0);
+		nvmev_admin_done(dev, &req, status, 0);
 		return;
 	}
 	switch (req.opcode) {
 	case nvme_admin_identify:
-		identify(dev, &req);
+		nvmev_identify(dev, &req);
 		return;
 	case nvme_admin_get_log_page:
-		get_log_page(dev, &req);
+		nvmev_get_log_page(dev, &req);
 		return;
 	case nvme_admin_set_features:
 	case nvme_admin_get_features:
-		status = features(dev, &req, &result);
+		status = nvmev_admin_features(dev, &req, &result);
 		break;
 	case nvme_admin_create_cq:
 		status = nvmev_ctrl_create_cq(&dev->ctrl, &req);
@@ -426,5 +426,5 @@ void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 	default:		/* keep alive */
 		break;
 	}
-	done(dev, &req, status, result);
+	nvmev_admin_done(dev, &req, status, result);
 }

@@ -8,28 +8,28 @@
 
 #define DNR(sc)	((u16)((sc) | NVME_STATUS_DNR))
 
-static u32 dw(const struct nvmev_sqe *sqe, int i)
+static u32 nvmev_dw(const struct nvmev_sqe *sqe, int i)
 {
 	return ftl_le32_to_cpu(sqe->dw[i]);
 }
 
-static u64 qw(const struct nvmev_sqe *sqe, int i)
+static u64 nvmev_qw(const struct nvmev_sqe *sqe, int i)
 {
-	return dw(sqe, i) | ((u64)dw(sqe, i + 1) << 32);
+	return nvmev_dw(sqe, i) | ((u64)nvmev_dw(sqe, i + 1) << 32);
 }
 
 u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe)
 {
-	return dw(sqe, 0) >> 16;
+	return nvmev_dw(sqe, 0) >> 16;
 }
 
 /* CDW0 PSDT: only PRPs are offered (Identify Controller SGLS = 0) */
-static bool uses_sgl(const struct nvmev_sqe *sqe)
+static bool nvmev_uses_sgl(const struct nvmev_sqe *sqe)
 {
-	return (dw(sqe, 0) >> 8) & NVME_CMD_SGL_ALL;
+	return (nvmev_dw(sqe, 0) >> 8) & NVME_CMD_SGL_ALL;
 }
 
-static bool lba_range_ok(const struct nvmev_ns_view *ns, u64 slba, u64 nlb)
+static bool nvmev_lba_range_ok(const struct nvmev_ns_view *ns, u64 slba, u64 nlb)
 {
 	return slba < ns->nsze && nlb <= ns->nsze - slba;
 }
@@ -39,10 +39,10 @@ static bool lba_range_ok(const struct nvmev_ns_view *ns, u64 slba, u64 nlb)
  * Only when the host enabled the feature: otherwise the bits keep their
  * standard meaning and are merely reported.
  */
-static void parse_hint(const struct nvmev_ns_view *ns,
-		       const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+static void nvmev_parse_hint(const struct nvmev_ns_view *ns,
+			     const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
 {
-	u32 cdw12 = dw(sqe, 12);
+	u32 cdw12 = nvmev_dw(sqe, 12);
 	__u64 prev_lba;
 
 	if (!(cdw12 & NVMEV_HINT_MASK))
@@ -51,7 +51,7 @@ static void parse_hint(const struct nvmev_ns_view *ns,
 		req->hint_bits_ignored = true;
 		return;
 	}
-	switch (nvmev_hint_decode(dw(sqe, 2), dw(sqe, 3), cdw12, &prev_lba)) {
+	switch (nvmev_hint_decode(nvmev_dw(sqe, 2), nvmev_dw(sqe, 3), cdw12, &prev_lba)) {
 	case NVMEV_HINT_KIND_APPEND:
 		req->model.hint = FTL_HINT_APPEND;
 		/* beyond the namespace: the model counts it as out of range */
@@ -68,23 +68,23 @@ static void parse_hint(const struct nvmev_ns_view *ns,
 }
 
 /* Read, Write, Write Zeroes: SLBA in CDW10-11, 0's based NLB in CDW12. */
-static u16 parse_lbas(const struct nvmev_ns_view *ns,
-		      const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+static u16 nvmev_parse_lbas(const struct nvmev_ns_view *ns,
+			    const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
 {
-	u64 slba = qw(sqe, 10);
-	u64 nlb = (u64)(dw(sqe, 12) & 0xffff) + 1;
+	u64 slba = nvmev_qw(sqe, 10);
+	u64 nlb = (u64)(nvmev_dw(sqe, 12) & 0xffff) + 1;
 
-	if (!lba_range_ok(ns, slba, nlb))
+	if (!nvmev_lba_range_ok(ns, slba, nlb))
 		return DNR(NVME_SC_LBA_RANGE);
 	req->model.off = slba << ns->lba_shift;
 	req->model.len = nlb << ns->lba_shift;
 	return NVME_SC_SUCCESS;
 }
 
-static u16 parse_rw(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
-		    struct nvmev_io_req *req)
+static u16 nvmev_parse_rw(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
+			  struct nvmev_io_req *req)
 {
-	u16 status = parse_lbas(ns, sqe, req);
+	u16 status = nvmev_parse_lbas(ns, sqe, req);
 
 	if (status)
 		return status;
@@ -93,32 +93,32 @@ static u16 parse_rw(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 	req->model.op = req->opcode == nvme_cmd_write ? FTL_OP_WRITE :
 							FTL_OP_READ;
 	/* on a Read too: the model counts and ignores it */
-	parse_hint(ns, sqe, req);
+	nvmev_parse_hint(ns, sqe, req);
 	return NVME_SC_SUCCESS;
 }
 
-static u16 parse_write_zeroes(const struct nvmev_ns_view *ns,
-			      const struct nvmev_sqe *sqe,
-			      struct nvmev_io_req *req)
+static u16 nvmev_parse_write_zeroes(const struct nvmev_ns_view *ns,
+				    const struct nvmev_sqe *sqe,
+				    struct nvmev_io_req *req)
 {
 	req->model.op = FTL_OP_TRIM;
-	return parse_lbas(ns, sqe, req);
+	return nvmev_parse_lbas(ns, sqe, req);
 }
 
-static u16 parse_flush(const struct nvmev_ns_view *ns,
-		       const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+static u16 nvmev_parse_flush(const struct nvmev_ns_view *ns,
+			     const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
 {
 	req->model.op = FTL_OP_FLUSH;
 	return NVME_SC_SUCCESS;
 }
 
 /* the ranges themselves are checked once read, by nvmev_dsm_check() */
-static u16 parse_dsm(const struct nvmev_ns_view *ns,
-		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
+static u16 nvmev_parse_dsm(const struct nvmev_ns_view *ns,
+			   const struct nvmev_sqe *sqe, struct nvmev_io_req *req)
 {
 	/* attributes other than deallocate are access hints only */
-	if (dw(sqe, 11) & NVME_DSMGMT_AD)
-		req->nr_ranges = (dw(sqe, 10) & 0xff) + 1;
+	if (nvmev_dw(sqe, 11) & NVME_DSMGMT_AD)
+		req->nr_ranges = (nvmev_dw(sqe, 10) & 0xff) + 1;
 	req->model.op = FTL_OP_TRIM;
 	return NVME_SC_SUCCESS;
 }
@@ -136,14 +136,14 @@ static const struct {
 	u16 (*parse)(const struct nvmev_ns_view *ns,
 		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req);
 } io_cmds[] = {
-	{ nvme_cmd_flush, NVME_CMD_EFFECTS_CSUPP, parse_flush },
-	{ nvme_cmd_write, NVMEV_EFFECTS_LBA_WRITE, parse_rw },
-	{ nvme_cmd_read, NVME_CMD_EFFECTS_CSUPP, parse_rw },
-	{ nvme_cmd_write_zeroes, NVMEV_EFFECTS_LBA_WRITE, parse_write_zeroes },
-	{ nvme_cmd_dsm, NVMEV_EFFECTS_LBA_WRITE, parse_dsm },
+	{ nvme_cmd_flush, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush },
+	{ nvme_cmd_write, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw },
+	{ nvme_cmd_read, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw },
+	{ nvme_cmd_write_zeroes, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_write_zeroes },
+	{ nvme_cmd_dsm, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm },
 };
 
-static int find_io_cmd(u8 opcode)
+static int nvmev_find_io_cmd(u8 opcode)
 {
 	int i;
 
@@ -155,7 +155,7 @@ static int find_io_cmd(u8 opcode)
 
 u32 nvmev_io_effects(u8 opcode)
 {
-	int i = find_io_cmd(opcode);
+	int i = nvmev_find_io_cmd(opcode);
 
 	return i < 0 ? 0 : io_cmds[i].effects;
 }
@@ -163,27 +163,27 @@ u32 nvmev_io_effects(u8 opcode)
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		   struct nvmev_io_req *req)
 {
-	u32 nsid = dw(sqe, 1);
+	u32 nsid = nvmev_dw(sqe, 1);
 	int i;
 
 	ftl_memset(req, 0, sizeof(*req));
-	req->opcode = dw(sqe, 0) & 0xff;
+	req->opcode = nvmev_dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
-	req->prp1 = qw(sqe, 6);
-	req->prp2 = qw(sqe, 8);
-	if (uses_sgl(sqe))
+	req->prp1 = nvmev_qw(sqe, 6);
+	req->prp2 = nvmev_qw(sqe, 8);
+	if (nvmev_uses_sgl(sqe))
 		return DNR(NVME_SC_INVALID_FIELD);
 	if (nsid != NVMEV_NSID &&
 	    !(req->opcode == nvme_cmd_flush && nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
-	i = find_io_cmd(req->opcode);
+	i = nvmev_find_io_cmd(req->opcode);
 	if (i < 0)
 		return DNR(NVME_SC_INVALID_OPCODE);
 	return io_cmds[i].parse(ns, sqe, req);
 }
 
 /* A range: context attributes, 32-bit length in LBAs, starting LBA. */
-static void dsm_fields(const void *ranges, u32 i, u64 *slba, u64 *nlb)
+static void nvmev_dsm_fields(const void *ranges, u32 i, u64 *slba, u64 *nlb)
 {
 	const u8 *r = (const u8 *)ranges + (size_t)i * NVMEV_DSM_RANGE_BYTES;
 	u32 len;
@@ -201,8 +201,8 @@ u16 nvmev_dsm_check(const struct nvmev_ns_view *ns, const void *ranges, u32 nr)
 	u32 i;
 
 	for (i = 0; i < nr; i++) {
-		dsm_fields(ranges, i, &slba, &nlb);
-		if (!lba_range_ok(ns, slba, nlb))
+		nvmev_dsm_fields(ranges, i, &slba, &nlb);
+		if (!nvmev_lba_range_ok(ns, slba, nlb))
 			return DNR(NVME_SC_LBA_RANGE);
 	}
 	return NVME_SC_SUCCESS;
@@ -213,7 +213,7 @@ void nvmev_dsm_range(const struct nvmev_ns_view *ns, const void *ranges, u32 i,
 {
 	u64 slba, nlb;
 
-	dsm_fields(ranges, i, &slba, &nlb);
+	nvmev_dsm_fields(ranges, i, &slba, &nlb);
 	*off = slba << ns->lba_shift;
 	*len = nlb << ns->lba_shift;
 }
@@ -233,15 +233,15 @@ u32 nvmev_log_page_size(u8 lid)
 	}
 }
 
-static u16 this_ns(const struct nvmev_admin_req *req)
+static u16 nvmev_this_ns(const struct nvmev_admin_req *req)
 {
 	return req->nsid == NVMEV_NSID ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_NS);
 }
 
 /* CDW11 CSI: the I/O command set of CNS 05h and 06h; only NVM is offered */
-static u16 parse_identify(const struct nvmev_ns_view *ns,
-			  const struct nvmev_sqe *sqe,
-			  struct nvmev_admin_req *req)
+static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
+				const struct nvmev_sqe *sqe,
+				struct nvmev_admin_req *req)
 {
 	bool nvm = (req->cdw11 >> 24) == NVME_CSI_NVM;
 
@@ -252,10 +252,10 @@ static u16 parse_identify(const struct nvmev_ns_view *ns,
 	case NVME_ID_CNS_CS_CTRL:
 		return nvm ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_FIELD);
 	case NVME_ID_CNS_CS_NS:
-		return nvm ? this_ns(req) : DNR(NVME_SC_INVALID_FIELD);
+		return nvm ? nvmev_this_ns(req) : DNR(NVME_SC_INVALID_FIELD);
 	case NVME_ID_CNS_NS:
 	case NVME_ID_CNS_NS_DESC_LIST:
-		return this_ns(req);
+		return nvmev_this_ns(req);
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 		/* the list starts after NSID; FFFFFFFEh and up are not valid */
 		return req->nsid < 0xfffffffe ? NVME_SC_SUCCESS :
@@ -265,15 +265,15 @@ static u16 parse_identify(const struct nvmev_ns_view *ns,
 	}
 }
 
-static u16 parse_log_page(const struct nvmev_ns_view *ns,
-			  const struct nvmev_sqe *sqe,
-			  struct nvmev_admin_req *req)
+static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
+				const struct nvmev_sqe *sqe,
+				struct nvmev_admin_req *req)
 {
 	u32 numd = (req->cdw10 >> 16) | ((req->cdw11 & 0xffff) << 16);
 
 	req->lid = req->cdw10 & 0xff;
 	req->log_len = ((u64)numd + 1) * 4;
-	req->log_off = qw(sqe, 12);
+	req->log_off = nvmev_qw(sqe, 12);
 	/* MDTS bounds admin transfers too; NUMD allows up to 16 GiB */
 	if (req->log_len > NVMEV_MAX_XFER)
 		return DNR(NVME_SC_INVALID_FIELD);
@@ -287,22 +287,22 @@ static u16 parse_log_page(const struct nvmev_ns_view *ns,
 
 /* ---- features ---- */
 
-static bool is_set(const struct nvmev_admin_req *req)
+static bool nvmev_is_set(const struct nvmev_admin_req *req)
 {
 	return req->opcode == nvme_admin_set_features;
 }
 
-static u16 check_power(const struct nvmev_ns_view *ns,
-		       const struct nvmev_admin_req *req)
+static u16 nvmev_check_power(const struct nvmev_ns_view *ns,
+			     const struct nvmev_admin_req *req)
 {
 	/* one power state */
-	return is_set(req) && (req->cdw11 & 0x1f) ? DNR(NVME_SC_INVALID_FIELD) :
+	return nvmev_is_set(req) && (req->cdw11 & 0x1f) ? DNR(NVME_SC_INVALID_FIELD) :
 						    NVME_SC_SUCCESS;
 }
 
 /* TMPSEL: the composite temperature (0h) or all sensors (Fh); THSEL */
-static u16 check_temp(const struct nvmev_ns_view *ns,
-		      const struct nvmev_admin_req *req)
+static u16 nvmev_check_temp(const struct nvmev_ns_view *ns,
+			    const struct nvmev_admin_req *req)
 {
 	u32 tmpsel = (req->cdw11 >> 16) & 0xf, thsel = (req->cdw11 >> 20) & 3;
 
@@ -311,38 +311,38 @@ static u16 check_temp(const struct nvmev_ns_view *ns,
 }
 
 /* DULBE needs Identify Namespace NSFEAT bit 2, which is 0 */
-static u16 check_err_recovery(const struct nvmev_ns_view *ns,
-			      const struct nvmev_admin_req *req)
+static u16 nvmev_check_err_recovery(const struct nvmev_ns_view *ns,
+				    const struct nvmev_admin_req *req)
 {
-	return is_set(req) && (req->cdw11 & (1u << 16)) ?
+	return nvmev_is_set(req) && (req->cdw11 & (1u << 16)) ?
 	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
 }
 
-static u16 check_queues(const struct nvmev_ns_view *ns,
-			const struct nvmev_admin_req *req)
+static u16 nvmev_check_queues(const struct nvmev_ns_view *ns,
+			      const struct nvmev_admin_req *req)
 {
 	u32 v = req->cdw11;
 
 	/* 0's based counts: 65535 queues is not a valid request */
-	if (is_set(req) && ((v & 0xffff) == 0xffff || (v >> 16) == 0xffff))
+	if (nvmev_is_set(req) && ((v & 0xffff) == 0xffff || (v >> 16) == 0xffff))
 		return DNR(NVME_SC_INVALID_FIELD);
 	return NVME_SC_SUCCESS;
 }
 
 /* CDW11 IV names the vector, in a Get as in a Set */
-static u16 check_irq_config(const struct nvmev_ns_view *ns,
-			    const struct nvmev_admin_req *req)
+static u16 nvmev_check_irq_config(const struct nvmev_ns_view *ns,
+				  const struct nvmev_admin_req *req)
 {
 	return req->sel != 3 && (req->cdw11 & 0xffff) >= NVMEV_MAX_QUEUES ?
 	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
 }
 
 /* only with the module parameter hints=1 */
-static u16 check_hints(const struct nvmev_ns_view *ns,
-		       const struct nvmev_admin_req *req)
+static u16 nvmev_check_hints(const struct nvmev_ns_view *ns,
+			     const struct nvmev_admin_req *req)
 {
 	if (!ns->hints_supported ||
-	    (is_set(req) && (req->cdw11 & ~NVMEV_HINT_FEAT_ENABLE)))
+	    (nvmev_is_set(req) && (req->cdw11 & ~NVMEV_HINT_FEAT_ENABLE)))
 		return DNR(NVME_SC_INVALID_FIELD);
 	return NVME_SC_SUCCESS;
 }
@@ -361,32 +361,32 @@ const struct nvmev_feature nvmev_features[] = {
 	{ .fid = NVME_FEAT_ARBITRATION, .caps = CHANGE, .mask = 0xffffff07 },
 	/* power state (one) and workload hint */
 	{ .fid = NVME_FEAT_POWER_MGMT, .caps = CHANGE, .mask = 0xff,
-	  .check = check_power },
+	  .check = nvmev_check_power },
 	/* thresholds of the composite temperature */
-	{ .fid = NVME_FEAT_TEMP_THRESH, .caps = CHANGE, .check = check_temp,
+	{ .fid = NVME_FEAT_TEMP_THRESH, .caps = CHANGE, .check = nvmev_check_temp,
 	  EXEC(nvmev_feat_temp) },
 	/* TLER, in 100 ms units; no DULBE */
 	{ .fid = NVME_FEAT_ERR_RECOVERY, .caps = CHANGE | NVMEV_FEAT_NS,
-	  .mask = 0xffff, .check = check_err_recovery },
+	  .mask = 0xffff, .check = nvmev_check_err_recovery },
 	/* volatile write cache, enabled */
 	{ .fid = NVME_FEAT_VOLATILE_WC, .caps = CHANGE, .def = 1, .mask = 1 },
-	{ .fid = NVME_FEAT_NUM_QUEUES, .caps = CHANGE, .check = check_queues,
+	{ .fid = NVME_FEAT_NUM_QUEUES, .caps = CHANGE, .check = nvmev_check_queues,
 	  EXEC(nvmev_feat_queues) },
 	{ .fid = NVME_FEAT_IRQ_COALESCE, .caps = CHANGE,
 	  EXEC(nvmev_feat_coalesce) },
-	{ .fid = NVME_FEAT_IRQ_CONFIG, .caps = CHANGE, .check = check_irq_config,
+	{ .fid = NVME_FEAT_IRQ_CONFIG, .caps = CHANGE, .check = nvmev_check_irq_config,
 	  EXEC(nvmev_feat_irq_config) },
 	/* DN: AWUN and NAWUN do not apply (both are 0) */
 	{ .fid = NVME_FEAT_WRITE_ATOMIC, .caps = CHANGE, .mask = 1 },
 	/* the SMART/Health critical warnings (no event is generated yet) */
 	{ .fid = NVME_FEAT_ASYNC_EVENT, .caps = CHANGE, .mask = 0xff },
-	{ .fid = NVMEV_HINT_FID, .caps = CHANGE, .check = check_hints,
+	{ .fid = NVMEV_HINT_FID, .caps = CHANGE, .check = nvmev_check_hints,
 	  EXEC(nvmev_feat_hints) },
 };
 
 const u32 nvmev_nr_features = ARRAY_SIZE(nvmev_features);
 
-static const struct nvmev_feature *find_feature(u8 fid)
+static const struct nvmev_feature *nvmev_find_feature(u8 fid)
 {
 	u32 i;
 
@@ -401,14 +401,14 @@ static const struct nvmev_feature *find_feature(u8 fid)
  * the one namespace: NSID is that namespace, all of them (FFFFFFFFh), or
  * 0 as tools send for the controller.
  */
-static u16 parse_features(const struct nvmev_ns_view *ns,
-			  const struct nvmev_sqe *sqe,
-			  struct nvmev_admin_req *req)
+static u16 nvmev_parse_features(const struct nvmev_ns_view *ns,
+				const struct nvmev_sqe *sqe,
+				struct nvmev_admin_req *req)
 {
 	const struct nvmev_feature *f;
 
 	req->fid = req->cdw10 & 0xff;
-	if (is_set(req)) {
+	if (nvmev_is_set(req)) {
 		if (req->cdw10 & (1u << 31))
 			return DNR(NVME_SC_FEATURE_NOT_SAVEABLE);
 	} else {
@@ -416,27 +416,27 @@ static u16 parse_features(const struct nvmev_ns_view *ns,
 		if (req->sel > 3)
 			return DNR(NVME_SC_INVALID_FIELD);
 	}
-	f = find_feature(req->fid);
+	f = nvmev_find_feature(req->fid);
 	if (!f)
 		return DNR(NVME_SC_INVALID_FIELD);
 	if ((f->caps & NVMEV_FEAT_NS) && req->nsid && req->nsid != NVMEV_NSID &&
 	    req->nsid != NVME_NSID_ALL)
 		return DNR(NVME_SC_INVALID_NS);
-	if (is_set(req) && !(f->caps & NVMEV_FEAT_CHANGEABLE))
+	if (nvmev_is_set(req) && !(f->caps & NVMEV_FEAT_CHANGEABLE))
 		return DNR(NVME_SC_FEATURE_NOT_CHANGEABLE);
 	req->feat = f;
 	return f->check ? f->check(ns, req) : NVME_SC_SUCCESS;
 }
 
-static bool io_qid_ok(u16 qid)
+static bool nvmev_io_qid_ok(u16 qid)
 {
 	return qid && qid < NVMEV_MAX_QUEUES;
 }
 
 /* Create I/O Completion/Submission Queue: CDW10 QID and QSIZE, CDW11. */
-static u16 parse_create_queue(const struct nvmev_ns_view *ns,
-			      const struct nvmev_sqe *sqe,
-			      struct nvmev_admin_req *req)
+static u16 nvmev_parse_create_queue(const struct nvmev_ns_view *ns,
+				    const struct nvmev_sqe *sqe,
+				    struct nvmev_admin_req *req)
 {
 	u16 flags = req->cdw11 & 0xffff;
 
@@ -446,10 +446,10 @@ static u16 parse_create_queue(const struct nvmev_ns_view *ns,
 		return DNR(NVME_SC_QUEUE_SIZE);
 	if (req->opcode == nvme_admin_create_sq) {
 		req->cqid = req->cdw11 >> 16;
-		if (!io_qid_ok(req->cqid))
+		if (!nvmev_io_qid_ok(req->cqid))
 			return DNR(NVME_SC_CQ_INVALID);
 	}
-	if (!io_qid_ok(req->qid))
+	if (!nvmev_io_qid_ok(req->qid))
 		return DNR(NVME_SC_QID_INVALID);
 	/* CAP.CQR: queues must be physically contiguous */
 	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
@@ -467,12 +467,12 @@ static u16 parse_create_queue(const struct nvmev_ns_view *ns,
 	return NVME_SC_SUCCESS;
 }
 
-static u16 parse_delete_queue(const struct nvmev_ns_view *ns,
-			      const struct nvmev_sqe *sqe,
-			      struct nvmev_admin_req *req)
+static u16 nvmev_parse_delete_queue(const struct nvmev_ns_view *ns,
+				    const struct nvmev_sqe *sqe,
+				    struct nvmev_admin_req *req)
 {
 	req->qid = req->cdw10 & 0xffff;
-	return io_qid_ok(req->qid) ? NVME_SC_SUCCESS : DNR(NVME_SC_QID_INVALID);
+	return nvmev_io_qid_ok(req->qid) ? NVME_SC_SUCCESS : DNR(NVME_SC_QID_INVALID);
 }
 
 /*
@@ -484,20 +484,20 @@ static const struct {
 	u16 (*parse)(const struct nvmev_ns_view *ns,
 		     const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
 } admin_cmds[] = {
-	{ nvme_admin_delete_sq, parse_delete_queue },
-	{ nvme_admin_create_sq, parse_create_queue },
-	{ nvme_admin_get_log_page, parse_log_page },
-	{ nvme_admin_delete_cq, parse_delete_queue },
-	{ nvme_admin_create_cq, parse_create_queue },
-	{ nvme_admin_identify, parse_identify },
+	{ nvme_admin_delete_sq, nvmev_parse_delete_queue },
+	{ nvme_admin_create_sq, nvmev_parse_create_queue },
+	{ nvme_admin_get_log_page, nvmev_parse_log_page },
+	{ nvme_admin_delete_cq, nvmev_parse_delete_queue },
+	{ nvme_admin_create_cq, nvmev_parse_create_queue },
+	{ nvme_admin_identify, nvmev_parse_identify },
 	{ nvme_admin_abort_cmd, NULL },
-	{ nvme_admin_set_features, parse_features },
-	{ nvme_admin_get_features, parse_features },
+	{ nvme_admin_set_features, nvmev_parse_features },
+	{ nvme_admin_get_features, nvmev_parse_features },
 	{ nvme_admin_async_event, NULL },
 	{ nvme_admin_keep_alive, NULL },
 };
 
-static int find_admin_cmd(u8 opcode)
+static int nvmev_find_admin_cmd(u8 opcode)
 {
 	int i;
 
@@ -509,7 +509,7 @@ static int find_admin_cmd(u8 opcode)
 
 u32 nvmev_admin_effects(u8 opcode)
 {
-	return find_admin_cmd(opcode) < 0 ? 0 : NVME_CMD_EFFECTS_CSUPP;
+	return nvmev_find_admin_cmd(opcode) < 0 ? 0 : NVME_CMD_EFFECTS_CSUPP;
 }
 
 u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
@@ -518,16 +518,16 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 	int i;
 
 	ftl_memset(req, 0, sizeof(*req));
-	req->opcode = dw(sqe, 0) & 0xff;
+	req->opcode = nvmev_dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
-	req->nsid = dw(sqe, 1);
-	req->prp1 = qw(sqe, 6);
-	req->prp2 = qw(sqe, 8);
-	req->cdw10 = dw(sqe, 10);
-	req->cdw11 = dw(sqe, 11);
-	if (uses_sgl(sqe))
+	req->nsid = nvmev_dw(sqe, 1);
+	req->prp1 = nvmev_qw(sqe, 6);
+	req->prp2 = nvmev_qw(sqe, 8);
+	req->cdw10 = nvmev_dw(sqe, 10);
+	req->cdw11 = nvmev_dw(sqe, 11);
+	if (nvmev_uses_sgl(sqe))
 		return DNR(NVME_SC_INVALID_FIELD);
-	i = find_admin_cmd(req->opcode);
+	i = nvmev_find_admin_cmd(req->opcode);
 	if (i < 0)
 		return DNR(NVME_SC_INVALID_OPCODE);
 	return admin_cmds[i].parse ? admin_cmds[i].parse(ns, sqe, req) :

@@ -20,29 +20,29 @@
 #define CC_IOSQES(cc)	(((cc) >> 16) & 0xf)
 #define CC_IOCQES(cc)	(((cc) >> 20) & 0xf)
 
-static u32 sq_doorbell(u16 qid)
+static u32 nvmev_sq_doorbell(u16 qid)
 {
 	return NVME_REG_DBS + 8 * qid;		/* CAP.DSTRD = 0 */
 }
 
-static u32 cq_doorbell(u16 qid)
+static u32 nvmev_cq_doorbell(u16 qid)
 {
 	return NVME_REG_DBS + 8 * qid + 4;
 }
 
-static u64 now(struct nvmev_ctrl *c)
+static u64 nvmev_now(struct nvmev_ctrl *c)
 {
 	return c->ops->now(c->ctx);
 }
 
 /* ---- completion heap, ordered by (due_ns, seq) ---- */
 
-static bool done_before(const struct nvmev_done *a, const struct nvmev_done *b)
+static bool nvmev_done_before(const struct nvmev_done *a, const struct nvmev_done *b)
 {
 	return a->due_ns < b->due_ns || (a->due_ns == b->due_ns && a->seq < b->seq);
 }
 
-static void done_swap(struct nvmev_done *a, struct nvmev_done *b)
+static void nvmev_done_swap(struct nvmev_done *a, struct nvmev_done *b)
 {
 	struct nvmev_done t = *a;
 
@@ -50,36 +50,36 @@ static void done_swap(struct nvmev_done *a, struct nvmev_done *b)
 	*b = t;
 }
 
-static void done_sift_down(struct nvmev_ctrl *c, u32 i)
+static void nvmev_done_sift_down(struct nvmev_ctrl *c, u32 i)
 {
 	struct nvmev_done *h = c->done;
 
 	for (;;) {
 		u32 l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < c->nr_done && done_before(&h[l], &h[m]))
+		if (l < c->nr_done && nvmev_done_before(&h[l], &h[m]))
 			m = l;
-		if (r < c->nr_done && done_before(&h[r], &h[m]))
+		if (r < c->nr_done && nvmev_done_before(&h[r], &h[m]))
 			m = r;
 		if (m == i)
 			return;
-		done_swap(&h[i], &h[m]);
+		nvmev_done_swap(&h[i], &h[m]);
 		i = m;
 	}
 }
 
-static void done_sift_up(struct nvmev_ctrl *c, u32 i)
+static void nvmev_done_sift_up(struct nvmev_ctrl *c, u32 i)
 {
-	while (i && done_before(&c->done[i], &c->done[(i - 1) / 2])) {
-		done_swap(&c->done[i], &c->done[(i - 1) / 2]);
+	while (i && nvmev_done_before(&c->done[i], &c->done[(i - 1) / 2])) {
+		nvmev_done_swap(&c->done[i], &c->done[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
 }
 
-static void done_pop(struct nvmev_ctrl *c)
+static void nvmev_done_pop(struct nvmev_ctrl *c)
 {
 	c->done[0] = c->done[--c->nr_done];
-	done_sift_down(c, 0);
+	nvmev_done_sift_down(c, 0);
 }
 
 void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
@@ -93,7 +93,7 @@ void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
 	 * size - 1 of each: neither can fail unless the engine is wrong.
 	 */
 	if (ftl_warn_once(sqid >= NVMEV_MAX_QUEUES || !sq->live ||
-			    c->nr_done + c->nr_parked >= NVMEV_DONE_SLOTS))
+			  c->nr_done + c->nr_parked >= NVMEV_DONE_SLOTS))
 		return;
 	e = &c->done[c->nr_done];
 	e->due_ns = due_ns;
@@ -104,23 +104,23 @@ void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
 	e->status = status;
 	e->result = result;
 	c->cqs[sq->cqid].queued++;
-	done_sift_up(c, c->nr_done++);
+	nvmev_done_sift_up(c, c->nr_done++);
 }
 
 /* ---- queues ---- */
 
-static u32 cq_used(const struct nvmev_cq *cq)
+static u32 nvmev_cq_used(const struct nvmev_cq *cq)
 {
 	return (cq->tail + cq->size - cq->head) % cq->size;
 }
 
 /* entries the host has room for, less what is already queued for it */
-static bool cq_has_room(const struct nvmev_cq *cq)
+static bool nvmev_cq_has_room(const struct nvmev_cq *cq)
 {
-	return cq->size - 1 - cq_used(cq) > cq->queued;
+	return cq->size - 1 - nvmev_cq_used(cq) > cq->queued;
 }
 
-static void *queue_ring(struct nvmev_ctrl *c, u64 addr, u64 bytes, bool cq)
+static void *nvmev_queue_ring(struct nvmev_ctrl *c, u64 addr, u64 bytes, bool cq)
 {
 	/* CAP.MPSMIN = 4 KiB: a contiguous queue starts on a page */
 	if (!addr || (addr & 4095))
@@ -128,11 +128,11 @@ static void *queue_ring(struct nvmev_ctrl *c, u64 addr, u64 bytes, bool cq)
 	return c->ops->host_ptr(c->ctx, addr, bytes, cq);
 }
 
-static bool cq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
-		     bool ien, u16 vector)
+static bool nvmev_cq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
+			   bool ien, u16 vector)
 {
 	struct nvmev_cq *cq = &c->cqs[qid];
-	void *ring = queue_ring(c, addr, (u64)size << NVMEV_CQES, true);
+	void *ring = nvmev_queue_ring(c, addr, (u64)size << NVMEV_CQES, true);
 
 	if (!ring)
 		return false;
@@ -146,15 +146,15 @@ static bool cq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 	cq->live = true;
 	/* what was rung for a deleted queue of this id is not for this one */
 	if (qid)
-		nvmev_wr32(c->bar, cq_doorbell(qid), 0);
+		nvmev_wr32(c->bar, nvmev_cq_doorbell(qid), 0);
 	return true;
 }
 
-static bool sq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
-		     u16 cqid)
+static bool nvmev_sq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
+			   u16 cqid)
 {
 	struct nvmev_sq *sq = &c->sqs[qid];
-	const void *ring = queue_ring(c, addr, (u64)size << NVMEV_SQES, false);
+	const void *ring = nvmev_queue_ring(c, addr, (u64)size << NVMEV_SQES, false);
 
 	if (!ring)
 		return false;
@@ -166,7 +166,7 @@ static bool sq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 	sq->live = true;
 	c->cqs[cqid].nr_sqs++;
 	if (qid)
-		nvmev_wr32(c->bar, sq_doorbell(qid), 0);
+		nvmev_wr32(c->bar, nvmev_sq_doorbell(qid), 0);
 	return true;
 }
 
@@ -174,7 +174,7 @@ u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req
 {
 	if (req->qid > c->nr_io_queues || c->cqs[req->qid].live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!cq_setup(c, req->qid, req->prp1, req->qsize, req->ien, req->vector))
+	if (!nvmev_cq_setup(c, req->qid, req->prp1, req->qsize, req->ien, req->vector))
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	return NVME_SC_SUCCESS;
 }
@@ -185,37 +185,37 @@ u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req
 		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
 	if (req->qid > c->nr_io_queues || c->sqs[req->qid].live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
-	if (!sq_setup(c, req->qid, req->prp1, req->qsize, req->cqid))
+	if (!nvmev_sq_setup(c, req->qid, req->prp1, req->qsize, req->cqid))
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	return NVME_SC_SUCCESS;
 }
 
-static void io_done(struct nvmev_ctrl *c, struct nvmev_sq *sq, u64 t)
+static void nvmev_io_done(struct nvmev_ctrl *c, struct nvmev_sq *sq, u64 t)
 {
 	sq->inflight--;
 	if (sq->qid && !--c->io_inflight)
 		c->busy_ns += t - c->busy_since_ns;
 }
 
-static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
-		 const struct nvmev_done *e);
+static void nvmev_post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
+		       const struct nvmev_done *e);
 
 /* Post @e of a SQ being deleted as aborted, or drop it if its CQ is full. */
-static bool abort_entry(struct nvmev_ctrl *c, struct nvmev_done *e, u64 t)
+static bool nvmev_abort_entry(struct nvmev_ctrl *c, struct nvmev_done *e, u64 t)
 {
 	struct nvmev_cq *cq = &c->cqs[e->cqid];
 	bool posted = false;
 
 	cq->queued--;
 	e->status = NVME_SC_ABORT_QUEUE;
-	if (cq->live && cq->size - 1 - cq_used(cq) > 0) {
-		post(c, cq, e);
+	if (cq->live && cq->size - 1 - nvmev_cq_used(cq) > 0) {
+		nvmev_post(c, cq, e);
 		c->stats.aborted++;
 		posted = true;
 	} else {
 		c->stats.dropped++;
 	}
-	io_done(c, &c->sqs[e->sqid], t);
+	nvmev_io_done(c, &c->sqs[e->sqid], t);
 	return posted;
 }
 
@@ -224,27 +224,27 @@ static bool abort_entry(struct nvmev_ctrl *c, struct nvmev_done *e, u64 t)
  * pass over each (parked ones first: they are older), then restore the
  * heap once. Returns whether any was posted.
  */
-static bool abort_sq_entries(struct nvmev_ctrl *c, u16 sqid, u64 t)
+static bool nvmev_abort_sq_entries(struct nvmev_ctrl *c, u16 sqid, u64 t)
 {
 	bool posted = false;
 	u32 i, kept = 0;
 
 	for (i = 0; i < c->nr_parked; i++) {
 		if (c->parked[i].sqid == sqid)
-			posted |= abort_entry(c, &c->parked[i], t);
+			posted |= nvmev_abort_entry(c, &c->parked[i], t);
 		else
 			c->parked[kept++] = c->parked[i];
 	}
 	c->nr_parked = kept;
 	for (i = 0, kept = 0; i < c->nr_done; i++) {
 		if (c->done[i].sqid == sqid)
-			posted |= abort_entry(c, &c->done[i], t);
+			posted |= nvmev_abort_entry(c, &c->done[i], t);
 		else
 			c->done[kept++] = c->done[i];
 	}
 	c->nr_done = kept;
 	for (i = c->nr_done / 2; i-- > 0;)
-		done_sift_down(c, i);
+		nvmev_done_sift_down(c, i);
 	return posted;
 }
 
@@ -259,13 +259,13 @@ u16 nvmev_ctrl_delete_sq(struct nvmev_ctrl *c, u16 qid)
 	struct nvmev_sq *sq = &c->sqs[qid];
 	struct nvmev_cq *cq;
 	bool posted;
-	u64 t = now(c);
+	u64 t = nvmev_now(c);
 
 	if (qid > c->nr_io_queues || !sq->live)
 		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
 	c->ops->sq_deleted(c->ctx, qid);
 	cq = &c->cqs[sq->cqid];
-	posted = abort_sq_entries(c, qid, t);
+	posted = nvmev_abort_sq_entries(c, qid, t);
 	/* commands an executor holds and did not complete are dropped */
 	c->io_inflight -= sq->inflight;
 	if (sq->inflight && !c->io_inflight)
@@ -317,7 +317,7 @@ u64 nvmev_ctrl_busy_ns(const struct nvmev_ctrl *c, u64 t)
 
 void nvmev_ctrl_reset(struct nvmev_ctrl *c)
 {
-	u64 t = now(c);
+	u64 t = nvmev_now(c);
 	int q;
 
 	c->ops->reset(c->ctx);
@@ -355,14 +355,14 @@ void nvmev_ctrl_flr(struct nvmev_ctrl *c)
 		nvmev_wr32(c->bar, NVME_REG_DBS + off, 0);
 }
 
-static void ctrl_fail(struct nvmev_ctrl *c)
+static void nvmev_ctrl_fail(struct nvmev_ctrl *c)
 {
 	c->failed = true;
 	nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_CFS);
 }
 
 /* CC.EN 0 -> 1: what the host configured, checked once, then latched */
-static void ctrl_enable(struct nvmev_ctrl *c, u32 cc)
+static void nvmev_ctrl_enable(struct nvmev_ctrl *c, u32 cc)
 {
 	u32 aqa = nvmev_rd32(c->bar, NVME_REG_AQA);
 	u64 asq = nvmev_rd64(c->bar, NVME_REG_ASQ);
@@ -376,11 +376,11 @@ static void ctrl_enable(struct nvmev_ctrl *c, u32 cc)
 	/* CAP: 4 KiB pages, NVM command set, round robin; Identify: SQES, CQES */
 	if (CC_MPS(cc) || CC_CSS(cc) || CC_AMS(cc) ||
 	    CC_IOSQES(cc) != NVMEV_SQES || CC_IOCQES(cc) != NVMEV_CQES ||
-	    sqs < 2 || cqs < 2 || !cq_setup(c, 0, acq, cqs, true, 0) ||
-	    !sq_setup(c, 0, asq, sqs, 0)) {
+	    sqs < 2 || cqs < 2 || !nvmev_cq_setup(c, 0, acq, cqs, true, 0) ||
+	    !nvmev_sq_setup(c, 0, asq, sqs, 0)) {
 		c->sqs[0].live = false;
 		c->cqs[0].live = false;
-		ctrl_fail(c);
+		nvmev_ctrl_fail(c);
 		return;
 	}
 	c->enabled = true;
@@ -395,7 +395,7 @@ static void ctrl_enable(struct nvmev_ctrl *c, u32 cc)
  * (this function): a fresh queue's unused slots are zero, and an all-zero
  * entry is no valid command (Delete I/O SQ of queue 0).
  */
-static bool slots_written(const struct nvmev_sq *sq, u32 tail)
+static bool nvmev_slots_written(const struct nvmev_sq *sq, u32 tail)
 {
 	u32 i, w;
 
@@ -420,18 +420,18 @@ static bool slots_written(const struct nvmev_sq *sq, u32 tail)
  * it wrote the command before, so a second look at the slots tells, and
  * puts the ring back.
  */
-static void clear_stale_admin_tail(struct nvmev_ctrl *c, u32 seen)
+static void nvmev_clear_stale_admin_tail(struct nvmev_ctrl *c, u32 seen)
 {
-	u32 tail = nvmev_rd32(c->bar, sq_doorbell(0));
+	u32 tail = nvmev_rd32(c->bar, nvmev_sq_doorbell(0));
 
-	if (tail != seen || slots_written(&c->sqs[0], tail))
+	if (tail != seen || nvmev_slots_written(&c->sqs[0], tail))
 		return;
-	nvmev_wr32(c->bar, sq_doorbell(0), 0);
-	if (slots_written(&c->sqs[0], tail))
-		nvmev_wr32(c->bar, sq_doorbell(0), tail);
+	nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
+	if (nvmev_slots_written(&c->sqs[0], tail))
+		nvmev_wr32(c->bar, nvmev_sq_doorbell(0), tail);
 }
 
-static bool admin_queues_moved(struct nvmev_ctrl *c)
+static bool nvmev_admin_queues_moved(struct nvmev_ctrl *c)
 {
 	return nvmev_rd32(c->bar, NVME_REG_AQA) != c->aqa ||
 	       nvmev_rd64(c->bar, NVME_REG_ASQ) != c->asq ||
@@ -439,7 +439,7 @@ static bool admin_queues_moved(struct nvmev_ctrl *c)
 }
 
 /* React to what the host wrote into CC. Returns true when it acted. */
-static bool poll_registers(struct nvmev_ctrl *c)
+static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 {
 	u32 cc = nvmev_rd32(c->bar, NVME_REG_CC);
 	bool on = c->enabled || c->failed;
@@ -457,12 +457,12 @@ static bool poll_registers(struct nvmev_ctrl *c)
 		return false;		/* until the host clears EN */
 	if (!c->enabled) {
 		/* a doorbell written while disabled rings nothing */
-		nvmev_wr32(c->bar, sq_doorbell(0), 0);
-		nvmev_wr32(c->bar, cq_doorbell(0), 0);
-		ctrl_enable(c, cc);
+		nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
+		nvmev_wr32(c->bar, nvmev_cq_doorbell(0), 0);
+		nvmev_ctrl_enable(c, cc);
 		return true;
 	}
-	if (admin_queues_moved(c)) {
+	if (nvmev_admin_queues_moved(c)) {
 		/*
 		 * EN 1 -> 0 -> 1 between two polls: reset, then enable. Such a
 		 * host saw the RDY = 1 of before and may already have rung the
@@ -471,12 +471,12 @@ static bool poll_registers(struct nvmev_ctrl *c)
 		u32 sq_seen = c->sqs[0].tail_seen, cq_seen = c->cqs[0].head_seen;
 
 		nvmev_ctrl_reset(c);
-		ctrl_enable(c, cc);
+		nvmev_ctrl_enable(c, cc);
 		if (c->enabled)
-			clear_stale_admin_tail(c, sq_seen);
+			nvmev_clear_stale_admin_tail(c, sq_seen);
 		/* an old head is refused as beyond the new, empty, CQ anyway */
-		if (nvmev_rd32(c->bar, cq_doorbell(0)) == cq_seen)
-			nvmev_wr32(c->bar, cq_doorbell(0), 0);
+		if (nvmev_rd32(c->bar, nvmev_cq_doorbell(0)) == cq_seen)
+			nvmev_wr32(c->bar, nvmev_cq_doorbell(0), 0);
 		return true;
 	}
 	if (CC_SHN(cc) && !c->shutdown) {
@@ -497,10 +497,10 @@ static bool poll_registers(struct nvmev_ctrl *c)
 
 /* ---- submission ---- */
 
-static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
+static int nvmev_poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 {
 	struct nvmev_cq *cq = &c->cqs[sq->cqid];
-	u32 tail = nvmev_rd32(c->bar, sq_doorbell(sq->qid));
+	u32 tail = nvmev_rd32(c->bar, nvmev_sq_doorbell(sq->qid));
 	int n = 0;
 
 	sq->tail_seen = tail;
@@ -510,7 +510,7 @@ static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 	}
 	/* the SQ entries were written before the doorbell */
 	nvmev_rmb();
-	while (sq->head != tail && n < NVMEV_SQ_BUDGET && cq_has_room(cq)) {
+	while (sq->head != tail && n < NVMEV_SQ_BUDGET && nvmev_cq_has_room(cq)) {
 		struct nvmev_sqe cmd;
 
 		ftl_memcpy(&cmd, sq->ring + ((u64)sq->head << NVMEV_SQES),
@@ -519,7 +519,7 @@ static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 		sq->inflight++;
 		c->stats.fetched++;
 		if (sq->qid && !c->io_inflight++)
-			c->busy_since_ns = now(c);
+			c->busy_since_ns = nvmev_now(c);
 		if (sq->qid == 0)
 			c->ops->admin(c->ctx, &cmd);
 		else
@@ -533,43 +533,43 @@ static int poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 }
 
 /* A CQ head the host rang: valid if it lies between our head and tail. */
-static void read_cq_head(struct nvmev_ctrl *c, struct nvmev_cq *cq)
+static void nvmev_read_cq_head(struct nvmev_ctrl *c, struct nvmev_cq *cq)
 {
-	u32 head = nvmev_rd32(c->bar, cq_doorbell(cq->qid));
+	u32 head = nvmev_rd32(c->bar, nvmev_cq_doorbell(cq->qid));
 
 	cq->head_seen = head;
 	if (head == cq->head)
 		return;
 	if (head < cq->size &&
-	    (head + cq->size - cq->head) % cq->size <= cq_used(cq))
+	    (head + cq->size - cq->head) % cq->size <= nvmev_cq_used(cq))
 		cq->head = head;
 	else
 		c->stats.bad_doorbells++;
 }
 
-static int poll_sqs(struct nvmev_ctrl *c)
+static int nvmev_poll_sqs(struct nvmev_ctrl *c)
 {
 	int q, n = 0;
 
 	for (q = 0; q < NVMEV_MAX_QUEUES && c->enabled; q++) {
 		if (c->cqs[q].live)
-			read_cq_head(c, &c->cqs[q]);
+			nvmev_read_cq_head(c, &c->cqs[q]);
 		if (c->sqs[q].live && c->cqs[c->sqs[q].cqid].live)
-			n += poll_sq(c, &c->sqs[q]);
+			n += nvmev_poll_sq(c, &c->sqs[q]);
 	}
 	return n;
 }
 
 /* ---- completion ---- */
 
-static bool coalesced(struct nvmev_ctrl *c, struct nvmev_cq *cq)
+static bool nvmev_coalesced(struct nvmev_ctrl *c, struct nvmev_cq *cq)
 {
 	return cq->qid && (c->coalesce_thr || c->coalesce_time_us) &&
 	       !c->vector_no_coalesce[cq->vector];
 }
 
-static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
-		 const struct nvmev_done *e)
+static void nvmev_post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
+		       const struct nvmev_done *e)
 {
 	u32 *slot = (u32 *)(cq->ring + ((u64)cq->tail << NVMEV_CQES));
 	u16 status = (u16)(e->status << 1) | cq->phase;
@@ -588,8 +588,8 @@ static void post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
 }
 
 /* Post @e to its CQ if there is room; false if it must wait. */
-static bool try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
-		     bool *raise)
+static bool nvmev_try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
+			   bool *raise)
 {
 	struct nvmev_cq *cq = &c->cqs[e->cqid];
 	struct nvmev_sq *sq = &c->sqs[e->sqid];
@@ -598,11 +598,11 @@ static bool try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
 		c->stats.dropped++;
 		return true;
 	}
-	if (cq->size - 1 - cq_used(cq) == 0)
+	if (cq->size - 1 - nvmev_cq_used(cq) == 0)
 		return false;
-	post(c, cq, e);
+	nvmev_post(c, cq, e);
 	cq->queued--;
-	io_done(c, sq, t);
+	nvmev_io_done(c, sq, t);
 	/* the emulator's own timing error, for the user to check */
 	if (t > e->due_ns) {
 		c->stats.post_late_ns += t - e->due_ns;
@@ -612,7 +612,7 @@ static bool try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
 	c->stats.posted++;
 	if (!cq->irq_enabled)
 		return true;
-	if (!coalesced(c, cq)) {
+	if (!nvmev_coalesced(c, cq)) {
 		raise[cq->vector] = true;
 		return true;
 	}
@@ -624,33 +624,33 @@ static bool try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64 t,
 }
 
 /* Post what is parked and has room now, then every due completion. */
-static int post_due(struct nvmev_ctrl *c, u64 t, bool *raise)
+static int nvmev_post_due(struct nvmev_ctrl *c, u64 t, bool *raise)
 {
 	u32 i, kept = 0;
 	int n = 0;
 
 	for (i = 0; i < c->nr_parked; i++) {
-		if (try_post(c, &c->parked[i], t, raise))
+		if (nvmev_try_post(c, &c->parked[i], t, raise))
 			n++;
 		else
 			c->parked[kept++] = c->parked[i];
 	}
 	c->nr_parked = kept;
 	while (c->nr_done && c->done[0].due_ns <= t) {
-		if (try_post(c, &c->done[0], t, raise)) {
+		if (nvmev_try_post(c, &c->done[0], t, raise)) {
 			n++;
 		} else {
 			/* CQ full: wait for the host to reap, in due order */
 			c->parked[c->nr_parked++] = c->done[0];
 			c->stats.cq_full_waits++;
 		}
-		done_pop(c);
+		nvmev_done_pop(c);
 	}
 	return n;
 }
 
 /* Coalescing time limits; returns the earliest pending deadline. */
-static u64 irq_deadlines(struct nvmev_ctrl *c, u64 t, bool *raise)
+static u64 nvmev_irq_deadlines(struct nvmev_ctrl *c, u64 t, bool *raise)
 {
 	u64 next = U64_MAX;
 	int q;
@@ -670,7 +670,7 @@ static u64 irq_deadlines(struct nvmev_ctrl *c, u64 t, bool *raise)
 	return next;
 }
 
-static void raise_irqs(struct nvmev_ctrl *c, const bool *raise)
+static void nvmev_raise_irqs(struct nvmev_ctrl *c, const bool *raise)
 {
 	int q, v;
 
@@ -692,22 +692,22 @@ int nvmev_ctrl_poll(struct nvmev_ctrl *c, u64 *next_ns)
 	u64 t;
 
 	*next_ns = U64_MAX;
-	if (poll_registers(c))
+	if (nvmev_poll_registers(c))
 		work++;
 	if (!c->enabled)
 		return work;
 	/* Bus Master Enable off: no fetch, no data, no completion */
 	if (!c->ops->dma_enabled(c->ctx)) {
 		/* doorbells are registers, not DMA: noted for an EN 1-0-1 */
-		c->sqs[0].tail_seen = nvmev_rd32(c->bar, sq_doorbell(0));
-		c->cqs[0].head_seen = nvmev_rd32(c->bar, cq_doorbell(0));
+		c->sqs[0].tail_seen = nvmev_rd32(c->bar, nvmev_sq_doorbell(0));
+		c->cqs[0].head_seen = nvmev_rd32(c->bar, nvmev_cq_doorbell(0));
 		return work;
 	}
-	work += poll_sqs(c);
-	t = now(c);
-	work += post_due(c, t, raise);
-	*next_ns = irq_deadlines(c, t, raise);
-	raise_irqs(c, raise);
+	work += nvmev_poll_sqs(c);
+	t = nvmev_now(c);
+	work += nvmev_post_due(c, t, raise);
+	*next_ns = nvmev_irq_deadlines(c, t, raise);
+	nvmev_raise_irqs(c, raise);
 	if (c->nr_done)
 		*next_ns = ftl_min64(*next_ns, c->done[0].due_ns);
 	return work;

@@ -10,7 +10,7 @@
 
 #include "nvmev.h"
 
-static int geometry_show(struct seq_file *m, void *v)
+static int nvmev_geometry_show(struct seq_file *m, void *v)
 {
 	struct nvmev_dev *dev = m->private;
 	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
@@ -34,9 +34,9 @@ static int geometry_show(struct seq_file *m, void *v)
 		   dev->memmap_start, dev->memmap_size);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(geometry);
+DEFINE_SHOW_ATTRIBUTE(nvmev_geometry);
 
-static int stats_show(struct seq_file *m, void *v)
+static int nvmev_stats_show(struct seq_file *m, void *v)
 {
 	struct nvmev_dev *dev = m->private;
 	const struct nvmev_ctrl_stats *cs = &dev->ctrl.stats;
@@ -105,11 +105,11 @@ static int stats_show(struct seq_file *m, void *v)
 		   cs->post_late_max_ns);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(stats);
+DEFINE_SHOW_ATTRIBUTE(nvmev_stats);
 
 /* Writing 1 zeroes every counter; gauges (free blocks, valid units) stay. */
-static ssize_t reset_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
+static ssize_t nvmev_reset_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
 {
 	struct nvmev_dev *dev = file->private_data;
 	bool val;
@@ -131,12 +131,12 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 static const struct file_operations reset_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = reset_write,
+	.write = nvmev_reset_write,
 	.llseek = noop_llseek,
 };
 
 /* "locate": write an LBA, read where the model keeps it. */
-static int locate_show(struct seq_file *m, void *v)
+static int nvmev_locate_show(struct seq_file *m, void *v)
 {
 	struct nvmev_dev *dev = m->private;
 	struct ftl_location loc;
@@ -154,13 +154,13 @@ static int locate_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int locate_open(struct inode *inode, struct file *file)
+static int nvmev_locate_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, locate_show, inode->i_private);
+	return single_open(file, nvmev_locate_show, inode->i_private);
 }
 
-static ssize_t locate_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
+static ssize_t nvmev_locate_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
 	struct nvmev_dev *dev = ((struct seq_file *)file->private_data)->private;
 	u64 lba;
@@ -177,15 +177,15 @@ static ssize_t locate_write(struct file *file, const char __user *ubuf,
 
 static const struct file_operations locate_fops = {
 	.owner = THIS_MODULE,
-	.open = locate_open,
+	.open = nvmev_locate_open,
 	.read = seq_read,
-	.write = locate_write,
+	.write = nvmev_locate_write,
 	.llseek = seq_lseek,
 	.release = single_release,
 };
 
 /* "time_scale": change the model's time scale while the device is idle. */
-static int time_scale_get(void *data, u64 *val)
+static int nvmev_time_scale_get(void *data, u64 *val)
 {
 	struct nvmev_dev *dev = data;
 
@@ -193,7 +193,7 @@ static int time_scale_get(void *data, u64 *val)
 	return 0;
 }
 
-static int time_scale_set(void *data, u64 val)
+static int nvmev_time_scale_set(void *data, u64 val)
 {
 	struct nvmev_dev *dev = data;
 	int ret;
@@ -205,14 +205,14 @@ static int time_scale_set(void *data, u64 val)
 	mutex_unlock(&dev->model_lock);
 	return ret;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(time_scale_fops, time_scale_get, time_scale_set,
+DEFINE_DEBUGFS_ATTRIBUTE(time_scale_fops, nvmev_time_scale_get, nvmev_time_scale_set,
 			 "%llu\n");
 
 void nvmev_debugfs_init(struct nvmev_dev *dev)
 {
 	dev->debugfs = debugfs_create_dir("nvmev", NULL);
-	debugfs_create_file("geometry", 0444, dev->debugfs, dev, &geometry_fops);
-	debugfs_create_file("stats", 0444, dev->debugfs, dev, &stats_fops);
+	debugfs_create_file("geometry", 0444, dev->debugfs, dev, &nvmev_geometry_fops);
+	debugfs_create_file("stats", 0444, dev->debugfs, dev, &nvmev_stats_fops);
 	debugfs_create_file("stats_reset", 0200, dev->debugfs, dev, &reset_fops);
 	debugfs_create_file("locate", 0644, dev->debugfs, dev, &locate_fops);
 	debugfs_create_file_unsafe("time_scale", 0644, dev->debugfs, dev,

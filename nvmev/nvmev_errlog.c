@@ -15,7 +15,7 @@ static_assert(sizeof(struct nvme_error_slot) == NVMEV_ERRLOG_ENTRY_BYTES);
  * The phase tag the completion of a command of SQ @sqid will carry: its CQ
  * posts in order, so it lands behind what is already queued for it.
  */
-static u16 next_phase(const struct nvmev_ctrl *c, u16 sqid)
+static u16 nvmev_next_phase(const struct nvmev_ctrl *c, u16 sqid)
 {
 	const struct nvmev_cq *cq = &c->cqs[c->sqs[sqid].cqid];
 	u64 slot = (u64)cq->tail + cq->queued;
@@ -35,7 +35,7 @@ void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
 	e->error_count = cpu_to_le64(++log->count);
 	e->sqid = cpu_to_le16(sqid);
 	e->cmdid = cpu_to_le16(cid);
-	e->status_field = cpu_to_le16(status << 1 | next_phase(&dev->ctrl, sqid));
+	e->status_field = cpu_to_le16(status << 1 | nvmev_next_phase(&dev->ctrl, sqid));
 	e->param_error_location = cpu_to_le16(0xffff);	/* not known */
 	e->lba = cpu_to_le64(lba);
 	e->nsid = cpu_to_le32(nsid == NVMEV_NSID ? nsid : 0);

@@ -28,7 +28,7 @@ struct ram_walk {
 	u32 nr;				/* ranges seen */
 };
 
-static int count_or_add(struct resource *res, void *arg)
+static int nvmev_count_or_add(struct resource *res, void *arg)
 {
 	struct ram_walk *w = arg;
 
@@ -46,7 +46,7 @@ int nvmev_host_init(struct nvmev_dev *dev)
 	struct ram_walk w = { .ram = ram };
 
 	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_SYSTEM_RAM, 0, U64_MAX,
-			    &w, count_or_add);
+			    &w, nvmev_count_or_add);
 	if (!w.nr) {
 		pr_err("no System RAM in the resource tree: cannot check host addresses\n");
 		return -ENODEV;
@@ -57,7 +57,7 @@ int nvmev_host_init(struct nvmev_dev *dev)
 	ram->nr = w.nr;
 	w.nr = 0;
 	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_SYSTEM_RAM, 0, U64_MAX,
-			    &w, count_or_add);
+			    &w, nvmev_count_or_add);
 	/* RAM added since the first walk is not host memory to this device */
 	ram->nr = min(ram->nr, w.nr);
 	return 0;
@@ -71,7 +71,7 @@ void nvmev_host_exit(struct nvmev_dev *dev)
 }
 
 /* [addr, addr + len) lies in one System RAM range */
-static bool host_ram(const struct nvmev_host_ram *ram, u64 addr, u64 len)
+static bool nvmev_host_host_ram(const struct nvmev_host_ram *ram, u64 addr, u64 len)
 {
 	u32 i;
 
@@ -85,7 +85,7 @@ static bool host_ram(const struct nvmev_host_ram *ram, u64 addr, u64 len)
 }
 
 /* the direct map has the page, and lets us write it if we must */
-static bool mapped(u64 addr, bool write)
+static bool nvmev_mapped(u64 addr, bool write)
 {
 	unsigned int level;
 	pte_t *pte;
@@ -100,25 +100,25 @@ void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write)
 {
 	u64 off;
 
-	if (!host_ram(&dev->host_ram, addr, len))
+	if (!nvmev_host_host_ram(&dev->host_ram, addr, len))
 		return NULL;
 	for (off = 0; off < len; off += PAGE_SIZE)
-		if (!mapped(addr + off, write))
+		if (!nvmev_mapped(addr + off, write))
 			return NULL;
 	return phys_to_virt(addr);
 }
 
 /* Host RAM for the PRP walker: guest physical pages, mapped one by one. */
-static void *host_page_map(void *ctx, u64 addr, bool write)
+static void *nvmev_host_page_map(void *ctx, u64 addr, bool write)
 {
 	struct nvmev_dev *dev = ctx;
 
-	if (!host_ram(&dev->host_ram, addr, PAGE_SIZE) || !mapped(addr, write))
+	if (!nvmev_host_host_ram(&dev->host_ram, addr, PAGE_SIZE) || !nvmev_mapped(addr, write))
 		return NULL;
 	return kmap_local_page(pfn_to_page(PHYS_PFN(addr)));
 }
 
-static void host_page_unmap(void *ctx, void *page)
+static void nvmev_host_page_unmap(void *ctx, void *page)
 {
 	kunmap_local(page);
 }
@@ -133,8 +133,8 @@ u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 		   u64 len, bool to_host)
 {
 	const struct nvmev_host_mem mem = {
-		.map = host_page_map,
-		.unmap = host_page_unmap,
+		.map = nvmev_host_page_map,
+		.unmap = nvmev_host_page_unmap,
 		.ctx = dev,
 	};
 

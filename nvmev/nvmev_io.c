@@ -57,7 +57,7 @@ static u16 ftl_status(int ret)
  * Run @c through the model at now (a trim: its timing only, see
  * ftl_trim_begin()); returns the completion time.
  */
-static u16 model_cmd(struct nvmev_dev *dev, const struct ftl_cmd *c, u64 *due)
+static u16 nvmev_model_cmd(struct nvmev_dev *dev, const struct ftl_cmd *c, u64 *due)
 {
 	int ret;
 
@@ -74,7 +74,7 @@ static u16 model_cmd(struct nvmev_dev *dev, const struct ftl_cmd *c, u64 *due)
  * The worker is the only thread that changes the mapping, so it reads it
  * without the model lock.
  */
-static bool unit_mapped(struct nvmev_dev *dev, u64 unit)
+static bool nvmev_unit_mapped(struct nvmev_dev *dev, u64 unit)
 {
 	bool mapped;
 
@@ -82,13 +82,13 @@ static bool unit_mapped(struct nvmev_dev *dev, u64 unit)
 	return mapped;
 }
 
-static void *unit_bytes(struct nvmev_dev *dev, u64 unit)
+static void *nvmev_unit_bytes(struct nvmev_dev *dev, u64 unit)
 {
 	return dev->storage + (unit << FTL_MAP_SHIFT);
 }
 
 /* A Read: the storage of mapped units, zeroes for the others. */
-static u16 read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req)
+static u16 nvmev_read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req)
 {
 	u64 off = req->model.off, len = req->model.len;
 	u64 first = off >> FTL_MAP_SHIFT;
@@ -103,7 +103,7 @@ static u16 read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req)
 		for (unit = first; unit < end; unit += run) {
 			run = ftl_mapped_run(dev->ftl, unit, end - unit, &mapped);
 			if (!mapped)
-				memset(unit_bytes(dev, unit), 0,
+				memset(nvmev_unit_bytes(dev, unit), 0,
 				       run << FTL_MAP_SHIFT);
 		}
 	} else if (!mapped) {
@@ -116,30 +116,30 @@ static u16 read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req)
  * A Write that covers part of a unit nobody wrote: the rest of the unit
  * reads as zeroes once the model maps it, so the storage must hold them.
  */
-static void zero_unwritten_edges(struct nvmev_dev *dev, u64 off, u64 len)
+static void nvmev_zero_unwritten_edges(struct nvmev_dev *dev, u64 off, u64 len)
 {
 	u64 head = off & (FTL_MAP_UNIT - 1), end = off + len;
 	u64 tail = end & (FTL_MAP_UNIT - 1);
 
-	if (head && !unit_mapped(dev, off >> FTL_MAP_SHIFT))
+	if (head && !nvmev_unit_mapped(dev, off >> FTL_MAP_SHIFT))
 		memset(dev->storage + off - head, 0, head);
-	if (tail && !unit_mapped(dev, end >> FTL_MAP_SHIFT))
+	if (tail && !nvmev_unit_mapped(dev, end >> FTL_MAP_SHIFT))
 		memset(dev->storage + end, 0, FTL_MAP_UNIT - tail);
 }
 
-static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
+static u16 nvmev_rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
 {
 	bool write = req->opcode == nvme_cmd_write;
 	u64 units = req->model.len >> 9;	/* SMART counts 512-byte units */
 	u16 status;
 
 	if (write) {
-		zero_unwritten_edges(dev, req->model.off, req->model.len);
+		nvmev_zero_unwritten_edges(dev, req->model.off, req->model.len);
 		status = nvmev_prp_copy(dev, req->prp1, req->prp2,
 					dev->storage + req->model.off,
 					req->model.len, false);
 	} else {
-		status = read_data(dev, req);
+		status = nvmev_read_data(dev, req);
 	}
 	if (status)
 		return status;
@@ -152,7 +152,7 @@ static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
 	}
 	if (req->hint_bits_ignored)
 		dev->stats.hint_bits_disabled++;
-	return model_cmd(dev, &req->model, due);
+	return nvmev_model_cmd(dev, &req->model, due);
 }
 
 /* ---- deallocation, in slices ---- */
@@ -162,7 +162,7 @@ static u16 rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
  * the work done. Part of a unit stays mapped in the model: if it is, that
  * part of its storage is zeroed.
  */
-static u64 dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budget)
+static u64 nvmev_dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budget)
 {
 	u64 unit = *off >> FTL_MAP_SHIFT, n;
 	u64 unit_end = (unit + 1) << FTL_MAP_SHIFT;
@@ -170,7 +170,7 @@ static u64 dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budget)
 	if ((*off & (FTL_MAP_UNIT - 1)) || end < unit_end) {
 		u64 stop = min(end, unit_end);
 
-		if (unit_mapped(dev, unit))
+		if (nvmev_unit_mapped(dev, unit))
 			memset(dev->storage + *off, 0, stop - *off);
 		*off = stop;
 		return 1;
@@ -184,13 +184,13 @@ static u64 dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budget)
 }
 
 /* Work on @t for about @budget units; true when nothing is left of it. */
-static bool trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 budget)
+static bool nvmev_trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 budget)
 {
 	u64 used = 0, len;
 
 	while (used < budget) {
 		if (t->off < t->end) {
-			used += dealloc_some(dev, &t->off, t->end, budget - used);
+			used += nvmev_dealloc_some(dev, &t->off, t->end, budget - used);
 		} else if (t->next < t->nr) {
 			nvmev_dsm_range(&dev->ns, t->ranges, t->next++, &t->off,
 					&len);
@@ -203,8 +203,8 @@ static bool trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 budget)
 	return t->off == t->end && t->next == t->nr;
 }
 
-static void trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
-			  u16 status)
+static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
+				u16 status)
 {
 	kfree(t->ranges);
 	/* an abort for a deleted SQ is not an error of the command */
@@ -221,25 +221,25 @@ static void trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
  * wait for it, but the thread never runs unbounded without a break.
  * Completes the command either way.
  */
-static void trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
+static void nvmev_trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
 {
 	if (t->status)
 		dev->stats.io_errors++;
-	if (trim_step(dev, t, NVMEV_TRIM_INLINE)) {
-		trim_complete(dev, t, t->status);
+	if (nvmev_trim_step(dev, t, NVMEV_TRIM_INLINE)) {
+		nvmev_trim_complete(dev, t, t->status);
 		return;
 	}
 	if (dev->nr_trims < NVMEV_HELD_TRIMS) {
 		dev->trims[dev->nr_trims++] = *t;
 		return;
 	}
-	while (!trim_step(dev, t, NVMEV_TRIM_SLICE))
+	while (!nvmev_trim_step(dev, t, NVMEV_TRIM_SLICE))
 		cond_resched();
-	trim_complete(dev, t, t->status);
+	nvmev_trim_complete(dev, t, t->status);
 }
 
-static void write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req)
+static void nvmev_write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			       const struct nvmev_io_req *req)
 {
 	struct nvmev_trim t = {
 		.sqid = sqid,
@@ -248,14 +248,14 @@ static void write_zeroes(struct nvmev_dev *dev, u16 sqid,
 		.end = req->model.off + req->model.len,
 	};
 
-	t.status = model_cmd(dev, &req->model, &t.due_ns);
+	t.status = nvmev_model_cmd(dev, &req->model, &t.due_ns);
 	if (t.status)
 		t.end = t.off;
-	trim_run(dev, &t);
+	nvmev_trim_run(dev, &t);
 }
 
 /* Fetch and check the ranges, time them in the model, then deallocate. */
-static void dsm(struct nvmev_dev *dev, u16 sqid, const struct nvmev_io_req *req)
+static void nvmev_dsm(struct nvmev_dev *dev, u16 sqid, const struct nvmev_io_req *req)
 {
 	const struct nvmev_ns_view *ns = &dev->ns;
 	struct nvmev_trim t = {
@@ -282,12 +282,12 @@ static void dsm(struct nvmev_dev *dev, u16 sqid, const struct nvmev_io_req *req)
 		nvmev_dsm_range(ns, t.ranges, i, &c.off, &c.len);
 		if (!c.len)
 			continue;
-		t.status = model_cmd(dev, &c, &due);
+		t.status = nvmev_model_cmd(dev, &c, &due);
 		t.due_ns = max(t.due_ns, due);
 	}
 	/* a command that fails deallocates nothing */
 	t.nr = t.status ? 0 : nr;
-	trim_run(dev, &t);
+	nvmev_trim_run(dev, &t);
 }
 
 int nvmev_io_background(struct nvmev_dev *dev)
@@ -301,8 +301,8 @@ int nvmev_io_background(struct nvmev_dev *dev)
 	dev->nr_trims--;
 	memmove(&dev->trims[0], &dev->trims[1],
 		dev->nr_trims * sizeof(dev->trims[0]));
-	if (trim_step(dev, &t, NVMEV_TRIM_SLICE))
-		trim_complete(dev, &t, t.status);
+	if (nvmev_trim_step(dev, &t, NVMEV_TRIM_SLICE))
+		nvmev_trim_complete(dev, &t, t.status);
 	else
 		dev->trims[dev->nr_trims++] = t;
 	return 1;
@@ -314,7 +314,7 @@ void nvmev_io_sq_deleted(struct nvmev_dev *dev, u16 sqid)
 
 	for (i = 0; i < dev->nr_trims; i++) {
 		if (dev->trims[i].sqid == sqid)
-			trim_complete(dev, &dev->trims[i], NVME_SC_ABORT_QUEUE);
+			nvmev_trim_complete(dev, &dev->trims[i], NVME_SC_ABORT_QUEUE);
 		else
 			dev->trims[kept++] = dev->trims[i];
 	}
@@ -364,16 +364,16 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		switch (req.opcode) {
 		case nvme_cmd_read:
 		case nvme_cmd_write:
-			status = rw(dev, &req, &due);
+			status = nvmev_rw(dev, &req, &due);
 			break;
 		case nvme_cmd_write_zeroes:
-			write_zeroes(dev, sqid, &req);
+			nvmev_write_zeroes(dev, sqid, &req);
 			return;
 		case nvme_cmd_dsm:
-			dsm(dev, sqid, &req);
+			nvmev_dsm(dev, sqid, &req);
 			return;
 		default:		/* flush */
-			status = model_cmd(dev, &req.model, &due);
+			status = nvmev_model_cmd(dev, &req.model, &due);
 			break;
 		}
 	}

@@ -65,7 +65,7 @@ static const struct nvmev_param_range {
 
 static struct nvmev_dev *nvmev;
 
-static int parse_size(const char *name, const char *s, u64 *out)
+static int nvmev_parse_size(const char *name, const char *s, u64 *out)
 {
 	char *end;
 
@@ -89,10 +89,10 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	unsigned int i;
 	int ret;
 
-	ret = parse_size("memmap_start", memmap_start, &dev->memmap_start);
+	ret = nvmev_parse_size("memmap_start", memmap_start, &dev->memmap_start);
 	if (ret)
 		return ret;
-	ret = parse_size("memmap_size", memmap_size, &dev->memmap_size);
+	ret = nvmev_parse_size("memmap_size", memmap_size, &dev->memmap_size);
 	if (ret)
 		return ret;
 	if (!IS_ALIGNED(dev->memmap_start, SZ_1M) || !dev->memmap_start) {

@@ -35,17 +35,17 @@
 				 PCI_EXP_DEVCTL_NOSNOOP_EN | \
 				 PCI_EXP_DEVCTL_READRQ_512B)
 
-static void cfg_w8(struct nvmev_dev *dev, int off, u8 v)
+static void nvmev_cfg_w8(struct nvmev_dev *dev, int off, u8 v)
 {
 	dev->cfg_space[off] = v;
 }
 
-static void cfg_w16(struct nvmev_dev *dev, int off, u16 v)
+static void nvmev_cfg_w16(struct nvmev_dev *dev, int off, u16 v)
 {
 	put_unaligned_le16(v, &dev->cfg_space[off]);
 }
 
-static void cfg_w32(struct nvmev_dev *dev, int off, u32 v)
+static void nvmev_cfg_w32(struct nvmev_dev *dev, int off, u32 v)
 {
 	put_unaligned_le32(v, &dev->cfg_space[off]);
 }
@@ -55,42 +55,42 @@ static void nvmev_cfg_init(struct nvmev_dev *dev)
 	u64 bar = dev->memmap_start;
 
 	memset(dev->cfg_space, 0, sizeof(dev->cfg_space));
-	cfg_w16(dev, PCI_VENDOR_ID, NVMEV_VENDOR_ID);
-	cfg_w16(dev, PCI_DEVICE_ID, NVMEV_DEVICE_ID);
-	cfg_w16(dev, PCI_COMMAND, PCI_COMMAND_MEMORY);
-	cfg_w16(dev, PCI_STATUS, PCI_STATUS_CAP_LIST);
-	cfg_w8(dev, PCI_REVISION_ID, 1);
-	cfg_w8(dev, PCI_CLASS_PROG, 0x02);		/* NVM Express */
-	cfg_w16(dev, PCI_CLASS_DEVICE, PCI_CLASS_STORAGE_EXPRESS >> 8);
-	cfg_w8(dev, PCI_HEADER_TYPE, PCI_HEADER_TYPE_NORMAL);
-	cfg_w32(dev, PCI_BASE_ADDRESS_0, lower_32_bits(bar) |
+	nvmev_cfg_w16(dev, PCI_VENDOR_ID, NVMEV_VENDOR_ID);
+	nvmev_cfg_w16(dev, PCI_DEVICE_ID, NVMEV_DEVICE_ID);
+	nvmev_cfg_w16(dev, PCI_COMMAND, PCI_COMMAND_MEMORY);
+	nvmev_cfg_w16(dev, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	nvmev_cfg_w8(dev, PCI_REVISION_ID, 1);
+	nvmev_cfg_w8(dev, PCI_CLASS_PROG, 0x02);		/* NVM Express */
+	nvmev_cfg_w16(dev, PCI_CLASS_DEVICE, PCI_CLASS_STORAGE_EXPRESS >> 8);
+	nvmev_cfg_w8(dev, PCI_HEADER_TYPE, PCI_HEADER_TYPE_NORMAL);
+	nvmev_cfg_w32(dev, PCI_BASE_ADDRESS_0, lower_32_bits(bar) |
 		PCI_BASE_ADDRESS_MEM_TYPE_64);
-	cfg_w32(dev, PCI_BASE_ADDRESS_1, upper_32_bits(bar));
-	cfg_w16(dev, PCI_SUBSYSTEM_VENDOR_ID, NVMEV_VENDOR_ID);
-	cfg_w16(dev, PCI_SUBSYSTEM_ID, NVMEV_DEVICE_ID);
-	cfg_w8(dev, PCI_CAPABILITY_LIST, NVMEV_CAP_PM);
+	nvmev_cfg_w32(dev, PCI_BASE_ADDRESS_1, upper_32_bits(bar));
+	nvmev_cfg_w16(dev, PCI_SUBSYSTEM_VENDOR_ID, NVMEV_VENDOR_ID);
+	nvmev_cfg_w16(dev, PCI_SUBSYSTEM_ID, NVMEV_DEVICE_ID);
+	nvmev_cfg_w8(dev, PCI_CAPABILITY_LIST, NVMEV_CAP_PM);
 
 	/* power management: D0 only */
-	cfg_w8(dev, NVMEV_CAP_PM + PCI_CAP_LIST_ID, PCI_CAP_ID_PM);
-	cfg_w8(dev, NVMEV_CAP_PM + PCI_CAP_LIST_NEXT, NVMEV_CAP_MSIX);
-	cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_PMC, 3);
-	cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+	nvmev_cfg_w8(dev, NVMEV_CAP_PM + PCI_CAP_LIST_ID, PCI_CAP_ID_PM);
+	nvmev_cfg_w8(dev, NVMEV_CAP_PM + PCI_CAP_LIST_NEXT, NVMEV_CAP_MSIX);
+	nvmev_cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_PMC, 3);
+	nvmev_cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
 
 	/* MSI-X: one vector per queue, table and PBA in BAR0 */
-	cfg_w8(dev, NVMEV_CAP_MSIX + PCI_CAP_LIST_ID, PCI_CAP_ID_MSIX);
-	cfg_w8(dev, NVMEV_CAP_MSIX + PCI_CAP_LIST_NEXT, NVMEV_CAP_EXP);
-	cfg_w16(dev, NVMEV_CAP_MSIX + PCI_MSIX_FLAGS, NVMEV_MAX_QUEUES - 1);
-	cfg_w32(dev, NVMEV_CAP_MSIX + PCI_MSIX_TABLE, NVMEV_MSIX_OFFSET);
-	cfg_w32(dev, NVMEV_CAP_MSIX + PCI_MSIX_PBA, NVMEV_PBA_OFFSET);
+	nvmev_cfg_w8(dev, NVMEV_CAP_MSIX + PCI_CAP_LIST_ID, PCI_CAP_ID_MSIX);
+	nvmev_cfg_w8(dev, NVMEV_CAP_MSIX + PCI_CAP_LIST_NEXT, NVMEV_CAP_EXP);
+	nvmev_cfg_w16(dev, NVMEV_CAP_MSIX + PCI_MSIX_FLAGS, NVMEV_MAX_QUEUES - 1);
+	nvmev_cfg_w32(dev, NVMEV_CAP_MSIX + PCI_MSIX_TABLE, NVMEV_MSIX_OFFSET);
+	nvmev_cfg_w32(dev, NVMEV_CAP_MSIX + PCI_MSIX_PBA, NVMEV_PBA_OFFSET);
 
 	/* PCI Express endpoint, v2 capability */
-	cfg_w8(dev, NVMEV_CAP_EXP + PCI_CAP_LIST_ID, PCI_CAP_ID_EXP);
-	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_FLAGS,
-		2 | (PCI_EXP_TYPE_ENDPOINT << 4));
-	cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR | 1);
-	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCTL, NVMEV_DEVCTL_DEFAULT);
-	cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_LNKCAP, (4 << 4) | 3); /* x4 Gen3 */
-	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_LNKSTA, (4 << 4) | 3);
+	nvmev_cfg_w8(dev, NVMEV_CAP_EXP + PCI_CAP_LIST_ID, PCI_CAP_ID_EXP);
+	nvmev_cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_FLAGS,
+		      2 | (PCI_EXP_TYPE_ENDPOINT << 4));
+	nvmev_cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCAP, PCI_EXP_DEVCAP_FLR | 1);
+	nvmev_cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCTL, NVMEV_DEVCTL_DEFAULT);
+	nvmev_cfg_w32(dev, NVMEV_CAP_EXP + PCI_EXP_LNKCAP, (4 << 4) | 3); /* x4 Gen3 */
+	nvmev_cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_LNKSTA, (4 << 4) | 3);
 }
 
 /* Bits the host may change in each dword of configuration space. */
@@ -118,7 +118,7 @@ static u32 nvmev_cfg_wmask(int dword)
 	}
 }
 
-static struct nvmev_dev *bus_to_dev(struct pci_bus *bus)
+static struct nvmev_dev *nvmev_bus_to_dev(struct pci_bus *bus)
 {
 	struct pci_sysdata *sd = bus->sysdata;
 
@@ -128,7 +128,7 @@ static struct nvmev_dev *bus_to_dev(struct pci_bus *bus)
 static int nvmev_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 			  int size, u32 *val)
 {
-	struct nvmev_dev *dev = bus_to_dev(bus);
+	struct nvmev_dev *dev = nvmev_bus_to_dev(bus);
 	unsigned long flags;
 
 	if (devfn != 0 || where < 0 || where + size > sizeof(dev->cfg_space)) {
@@ -160,7 +160,7 @@ static int nvmev_cfg_read(struct pci_bus *bus, unsigned int devfn, int where,
 static int nvmev_cfg_write(struct pci_bus *bus, unsigned int devfn,
 			   int where, int size, u32 val)
 {
-	struct nvmev_dev *dev = bus_to_dev(bus);
+	struct nvmev_dev *dev = nvmev_bus_to_dev(bus);
 	int dword = where & ~3, shift = (where & 3) * 8;
 	u32 mask, old, bytes_mask;
 	unsigned long flags;
@@ -322,11 +322,11 @@ static void nvmev_pci_flr(struct nvmev_dev *dev)
 	nvmev_ctrl_flr(&dev->ctrl);
 	nvmev_msix_reset(dev);
 	raw_spin_lock_irqsave(&dev->cfg_lock, flags);
-	cfg_w16(dev, PCI_COMMAND, 0);
-	cfg_w16(dev, PCI_STATUS, PCI_STATUS_CAP_LIST);
-	cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
-	cfg_w16(dev, NVMEV_CAP_MSIX + PCI_MSIX_FLAGS, NVMEV_NR_VECTORS - 1);
-	cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCTL, NVMEV_DEVCTL_DEFAULT);
+	nvmev_cfg_w16(dev, PCI_COMMAND, 0);
+	nvmev_cfg_w16(dev, PCI_STATUS, PCI_STATUS_CAP_LIST);
+	nvmev_cfg_w16(dev, NVMEV_CAP_PM + PCI_PM_CTRL, PCI_PM_CTRL_NO_SOFT_RESET);
+	nvmev_cfg_w16(dev, NVMEV_CAP_MSIX + PCI_MSIX_FLAGS, NVMEV_NR_VECTORS - 1);
+	nvmev_cfg_w16(dev, NVMEV_CAP_EXP + PCI_EXP_DEVCTL, NVMEV_DEVCTL_DEFAULT);
 	dev->flr_pending = false;
 	raw_spin_unlock_irqrestore(&dev->cfg_lock, flags);
 	pr_info("function level reset done\n");

@@ -5,12 +5,12 @@
  */
 #include "nvmev_prp.h"
 
-static u32 prp_offset(u64 addr)
+static u32 nvmev_prp_offset(u64 addr)
 {
 	return (u32)(addr & (NVMEV_PRP_PAGE - 1));
 }
 
-static u64 prp_page(u64 addr)
+static u64 nvmev_prp_page(u64 addr)
 {
 	return addr & ~(u64)(NVMEV_PRP_PAGE - 1);
 }
@@ -20,14 +20,14 @@ static enum nvmev_prp_result prp_chunk(const struct nvmev_host_mem *mem,
 				       u64 addr, void *buf, u32 n,
 				       bool to_host)
 {
-	u8 *page = mem->map(mem->ctx, prp_page(addr), to_host);
+	u8 *page = mem->map(mem->ctx, nvmev_prp_page(addr), to_host);
 
 	if (!page)
 		return NVMEV_PRP_NOT_RAM;
 	if (to_host)
-		ftl_memcpy(page + prp_offset(addr), buf, n);
+		ftl_memcpy(page + nvmev_prp_offset(addr), buf, n);
 	else
-		ftl_memcpy(buf, page + prp_offset(addr), n);
+		ftl_memcpy(buf, page + nvmev_prp_offset(addr), n);
 	mem->unmap(mem->ctx, page);
 	return NVMEV_PRP_OK;
 }
@@ -45,7 +45,7 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 	/* PRP1 may start anywhere dword-aligned in its page */
 	if (prp1 & 3)
 		return NVMEV_PRP_BAD_OFFSET;
-	n = (u32)ftl_min64(len, NVMEV_PRP_PAGE - prp_offset(prp1));
+	n = (u32)ftl_min64(len, NVMEV_PRP_PAGE - nvmev_prp_offset(prp1));
 	ret = prp_chunk(mem, prp1, p, n, to_host);
 	if (ret)
 		return ret;
@@ -55,18 +55,18 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 		return NVMEV_PRP_OK;
 	/* one more page: PRP2 is that page; more: PRP2 points to a list */
 	if (len <= NVMEV_PRP_PAGE) {
-		if (prp_offset(prp2))
+		if (nvmev_prp_offset(prp2))
 			return NVMEV_PRP_BAD_OFFSET;
 		return prp_chunk(mem, prp2, p, (u32)len, to_host);
 	}
 	if (list_addr & 7)
 		return NVMEV_PRP_BAD_OFFSET;
-	idx = prp_offset(list_addr) / sizeof(u64);
+	idx = nvmev_prp_offset(list_addr) / sizeof(u64);
 	while (len) {
 		u64 entry;
 
 		if (!list) {
-			list = mem->map(mem->ctx, prp_page(list_addr), false);
+			list = mem->map(mem->ctx, nvmev_prp_page(list_addr), false);
 			if (!list)
 				return NVMEV_PRP_NOT_RAM;
 		}
@@ -75,13 +75,13 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 			/* the last entry of a full list chains to the next */
 			mem->unmap(mem->ctx, list);
 			list = NULL;
-			if (prp_offset(entry))
+			if (nvmev_prp_offset(entry))
 				return NVMEV_PRP_BAD_OFFSET;
 			list_addr = entry;
 			idx = 0;
 			continue;
 		}
-		if (prp_offset(entry)) {
+		if (nvmev_prp_offset(entry)) {
 			ret = NVMEV_PRP_BAD_OFFSET;
 			break;
 		}

@@ -23,57 +23,57 @@
 
 /* ---- the engine's view of this kernel and of the executors ---- */
 
-static u64 op_now(void *ctx)
+static u64 nvmev_op_now(void *ctx)
 {
 	return ktime_get_ns();
 }
 
-static void *op_host_ptr(void *ctx, u64 addr, u64 len, bool write)
+static void *nvmev_op_host_ptr(void *ctx, u64 addr, u64 len, bool write)
 {
 	return nvmev_host_ptr(ctx, addr, len, write);
 }
 
-static bool op_dma_enabled(void *ctx)
+static bool nvmev_op_dma_enabled(void *ctx)
 {
 	return nvmev_pci_bus_master(ctx);
 }
 
-static void op_signal(void *ctx, u16 vector)
+static void nvmev_op_signal(void *ctx, u16 vector)
 {
 	nvmev_pci_signal(ctx, vector);
 }
 
-static void op_admin(void *ctx, const struct nvmev_sqe *sqe)
+static void nvmev_op_admin(void *ctx, const struct nvmev_sqe *sqe)
 {
 	nvmev_admin_execute(ctx, sqe);
 }
 
-static void op_io(void *ctx, u16 sqid, const struct nvmev_sqe *sqe)
+static void nvmev_op_io(void *ctx, u16 sqid, const struct nvmev_sqe *sqe)
 {
 	nvmev_io_execute(ctx, sqid, sqe);
 }
 
-static void op_reset(void *ctx)
+static void nvmev_op_reset(void *ctx)
 {
 	nvmev_admin_reset(ctx);
 	nvmev_io_reset(ctx);
 }
 
 /* held NVM commands: long deallocations (AERs are on the admin queue) */
-static void op_sq_deleted(void *ctx, u16 sqid)
+static void nvmev_op_sq_deleted(void *ctx, u16 sqid)
 {
 	nvmev_io_sq_deleted(ctx, sqid);
 }
 
 static const struct nvmev_ctrl_ops nvmev_ctrl_ops = {
-	.now = op_now,
-	.host_ptr = op_host_ptr,
-	.dma_enabled = op_dma_enabled,
-	.signal = op_signal,
-	.admin = op_admin,
-	.io = op_io,
-	.reset = op_reset,
-	.sq_deleted = op_sq_deleted,
+	.now = nvmev_op_now,
+	.host_ptr = nvmev_op_host_ptr,
+	.dma_enabled = nvmev_op_dma_enabled,
+	.signal = nvmev_op_signal,
+	.admin = nvmev_op_admin,
+	.io = nvmev_op_io,
+	.reset = nvmev_op_reset,
+	.sq_deleted = nvmev_op_sq_deleted,
 };
 
 /* ---- the thread ---- */
