@@ -33,11 +33,13 @@ check() {
 # wait_nvme0n1: until the nvme driver has the namespace (at most 20 s)
 wait_nvme0n1() {
 	i=0
-	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 200 ]; do
+	# the node appears before the disk can be opened (add_disk creates it
+	# first; ENXIO until then): wait for an open to work
+	while ! { [ -b /dev/nvme0n1 ] && true </dev/nvme0n1; } 2>/dev/null && [ $i -lt 200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ -b /dev/nvme0n1 ]
+	{ [ -b /dev/nvme0n1 ] && true </dev/nvme0n1; } 2>/dev/null
 }
 
 # load_nvmev [params...]: insmod and wait for the namespace block device
