@@ -2,7 +2,7 @@
 # The fuzz tier: build the libFuzzer targets with clang (ASan, UBSan) from
 # the same C files as nvmev.ko, replay each one's seed corpus and every
 # past crash (tests/fuzz/regressions/), fuzz each for FUZZ_SECONDS
-# (default 60) and print executions and coverage, then check that the
+# (default 30) and print executions and coverage, then check that the
 # state-machine fuzzer still catches the defects it was written for
 # (scripts/fuzz-defects.sh). A crash fails the tier and leaves its input
 # in build/fuzz/artifacts-TARGET/: add it to tests/fuzz/regressions/ once
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}/fuzz
-seconds=${FUZZ_SECONDS:-60}
+seconds=${FUZZ_SECONDS:-30}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNVMEV_FUZZ=ON \
 	-DNVMEV_TESTS=OFF -DNVMEV_BENCH=OFF >"$build.log" 2>&1 ||
 	{ tail -30 "$build.log"; exit 1; }

@@ -60,7 +60,7 @@ smart_field() { nvme smart-log /dev/nvme0 -b >/tmp/smart.bin && le 8 "$1" /tmp/s
 
 TRACE=/sys/kernel/debug/tracing
 
-# tiers: stock debug
+# tiers: stock
 test_error_log() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0
@@ -114,7 +114,7 @@ test_error_log() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug
+# tiers: stock
 test_features() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0
@@ -162,7 +162,7 @@ test_features() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug
+# tiers: stock
 test_smart_log() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0
@@ -192,7 +192,7 @@ test_smart_log() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug
+# tiers: stock
 test_identify_cs() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0

@@ -40,7 +40,7 @@ zeroout() { /bin/blkdiscard -z "$@"; }
 # part of a 4 KiB mapping unit. Data written before a reload must read as
 # zeroes after it; a sector written into a unit nobody wrote leaves the
 # other seven zero; one written into a written unit keeps them.
-# tiers: stock debug
+# tiers: stock
 test_zero_reads() {
 	m=1048576
 	random /tmp/data.a $((64 * 1024))
@@ -146,7 +146,7 @@ dsm_many() {
 # every command completes, no read waits for a second, no nvme timeout
 # (run_tests adds soft lockups, RCU stalls and hung tasks). Then 20 such
 # commands at once, more than the controller holds.
-# tiers: stock debug
+# tiers: stock
 test_discard_bounded() {
 	check "insmod" load_nvmev lba_bytes=512 || return 1
 	from=$(wc -l </tmp/kernel.log)

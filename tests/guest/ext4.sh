@@ -82,7 +82,7 @@ test_ext4_hints_kernel() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: patched debug debug_long
+# tiers: patched debug_long
 test_ext4_append() {
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount nodelalloc" mkfs_mount nodelalloc
@@ -105,7 +105,7 @@ test_ext4_append_delalloc() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: patched debug debug_long
+# tiers: patched debug_long
 test_ext4_dio() {
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
@@ -115,7 +115,7 @@ test_ext4_dio() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: patched debug debug_long
+# tiers: patched debug_long
 test_ext4_overwrite() {
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc

@@ -27,7 +27,7 @@ test_hints_capability() {
 }
 
 # 32 KiB chunks, 512-byte LBAs: chunk k starts at LBA 64 k
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_hints_placement() {
 	check "insmod" load_nvmev || return 1
 	check "enable" nvmev-hint enable /dev/nvme0n1

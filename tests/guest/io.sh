@@ -23,7 +23,7 @@ test_ext4_verify() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_raw_verify() {
 	check "insmod" load_nvmev || return 1
 	check "fio raw verify" fio --name=raw --filename=/dev/nvme0n1 --size=64M --bs=128k \
@@ -33,7 +33,7 @@ test_raw_verify() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_polled() {
 	check "insmod" load_nvmev || return 1
 	check "poll queue exists" [ "$(cat /sys/block/nvme0n1/queue/io_poll)" = 1 ]
@@ -50,7 +50,7 @@ test_polled() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_discard() {
 	check "insmod" load_nvmev || return 1
 	dd if=/dev/urandom of=/tmp/discard.pat bs=1M count=8 2>/dev/null
@@ -113,7 +113,7 @@ test_reset_under_io() {
 # sequential fill, random 4-64 KiB writes with a verify backlog, random
 # trims, random 4 KiB writes), fio checking every block; then the
 # device's write amplification and GC counters.
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_gc_integrity() {
 	check "insmod" load_nvmev capacity_mib=64 op_percent=7 || return 1
 	cap=$(value capacity_bytes "$DBG/geometry")

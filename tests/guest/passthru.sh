@@ -3,7 +3,7 @@
 # (busybox sh, sourced by tests.sh): the precise status of every bad field,
 # and random commands that must never hang, crash or stop the device.
 
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_passthru() {
 	check "insmod" load_nvmev || return 1
 	d=/dev/nvme0

@@ -107,7 +107,7 @@ test_pci_flr() {
 # Bus Master Enable off stops the device's DMA: with QD1 reads running,
 # no completion is posted while it is off (2 s, well below the nvme
 # driver's 30 s timeout); back on, I/O resumes and fio sees no error.
-# tiers: stock debug
+# tiers: stock
 test_pci_bme() {
 	check "insmod" load_nvmev || return 1
 	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
@@ -137,7 +137,7 @@ test_pci_bme() {
 # may wait for the nvme timeout. The I/O queues' IRQs are managed (the
 # kernel refuses to move them, EIO); the admin queue's is not, and
 # admin commands run beside fio.
-# tiers: stock debug
+# tiers: stock
 test_pci_irq_moves() {
 	check "insmod" load_nvmev || return 1
 	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
@@ -256,7 +256,7 @@ free_at() {
 # nothing after; a hole, a firmware reserved range, a range that is only
 # partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
 # refused with one line saying what is there.
-# tiers: stock debug
+# tiers: stock
 test_pci_reservation() {
 	mib=$((1 << 20))
 	start=$NVMEV_BAR

@@ -58,7 +58,7 @@ uhost_rebind_nvme() {
 		wait_nvme0n1
 }
 
-# tiers: stock debug
+# tiers: stock
 test_uhost_bringup() {
 	check "insmod" load_nvmev || return 1
 	# an earlier test's reservation stays: take it back first
@@ -85,7 +85,7 @@ test_uhost_bringup() {
 
 # crc-verified random I/O of 4-64 KiB on 3 queues, 2x the capacity
 # written (half of 4x moved), then everything read back; GC must have run
-# tiers: stock debug
+# tiers: stock
 test_uhost_verify() {
 	uhost_load capacity_mib=64 op_percent=7 || return 1
 	cap=$(value capacity_bytes "$DBG/geometry")
@@ -200,7 +200,7 @@ test_uhost_shutdown() {
 }
 
 # also across a reload: what the nvme driver wrote before must be gone
-# tiers: stock debug
+# tiers: stock
 test_uhost_zero_read() {
 	uhost_load || return 1
 	lbs=$(cat /sys/block/nvme0n1/queue/logical_block_size)
