@@ -16,9 +16,9 @@ static u64 nvmev_prp_page(u64 addr)
 }
 
 /* @n bytes (within one page) between @buf and host address @addr. */
-static enum nvmev_prp_result prp_chunk(const struct nvmev_host_mem *mem,
-				       u64 addr, void *buf, u32 n,
-				       bool to_host)
+static enum nvmev_prp_result nvmev_prp_chunk(const struct nvmev_host_mem *mem,
+					     u64 addr, void *buf, u32 n,
+					     bool to_host)
 {
 	u8 *page = mem->map(mem->ctx, nvmev_prp_page(addr), to_host);
 
@@ -46,7 +46,7 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 	if (prp1 & 3)
 		return NVMEV_PRP_BAD_OFFSET;
 	n = (u32)ftl_min64(len, NVMEV_PRP_PAGE - nvmev_prp_offset(prp1));
-	ret = prp_chunk(mem, prp1, p, n, to_host);
+	ret = nvmev_prp_chunk(mem, prp1, p, n, to_host);
 	if (ret)
 		return ret;
 	p += n;
@@ -57,7 +57,7 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 	if (len <= NVMEV_PRP_PAGE) {
 		if (nvmev_prp_offset(prp2))
 			return NVMEV_PRP_BAD_OFFSET;
-		return prp_chunk(mem, prp2, p, (u32)len, to_host);
+		return nvmev_prp_chunk(mem, prp2, p, (u32)len, to_host);
 	}
 	if (list_addr & 7)
 		return NVMEV_PRP_BAD_OFFSET;
@@ -86,7 +86,7 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 			break;
 		}
 		n = (u32)ftl_min64(len, NVMEV_PRP_PAGE);
-		ret = prp_chunk(mem, entry, p, n, to_host);
+		ret = nvmev_prp_chunk(mem, entry, p, n, to_host);
 		if (ret)
 			break;
 		p += n;
