@@ -431,6 +431,28 @@ static void nvmev_clear_stale_admin_tail(struct nvmev_ctrl *c, u32 seen)
 		nvmev_wr32(c->bar, nvmev_sq_doorbell(0), tail);
 }
 
+/*
+ * While disabled: note what the admin SQ tail doorbell holds, for the
+ * enable to tell a ring after it from what was there before (@reset: this
+ * is the poll that saw EN 1 -> 0; the tail is the old queue's). The value
+ * is read after CC and kept only if CC still reads EN = 0 after it: then
+ * it cannot be the ring of a host that has since set EN and rung at the
+ * RDY = 1 of before.
+ */
+static void nvmev_note_disabled_admin_tail(struct nvmev_ctrl *c, bool reset)
+{
+	u32 tail = nvmev_rd32(c->bar, nvmev_sq_doorbell(0));
+
+	if (reset)
+		c->admin_rung_disabled = false;
+	nvmev_rmb();
+	if (nvmev_rd32(c->bar, NVME_REG_CC) & NVME_CC_ENABLE)
+		return;
+	if (!reset && tail != c->sqs[0].tail_seen)
+		c->admin_rung_disabled = true;
+	c->sqs[0].tail_seen = tail;
+}
+
 static bool nvmev_admin_queues_moved(struct nvmev_ctrl *c)
 {
 	return nvmev_rd32(c->bar, NVME_REG_AQA) != c->aqa ||
@@ -445,6 +467,7 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 	bool on = c->enabled || c->failed;
 
 	if (!(cc & NVME_CC_ENABLE)) {
+		nvmev_note_disabled_admin_tail(c, on);
 		if (!on)
 			return false;
 		/* EN 1 -> 0: a Controller Reset; CSTS.RDY and CFS clear */
@@ -456,10 +479,27 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 	if (c->failed)
 		return false;		/* until the host clears EN */
 	if (!c->enabled) {
-		/* a doorbell written while disabled rings nothing */
-		nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
+		/*
+		 * EN 0 -> 1. A tail doorbell that changed since it was last seen
+		 * disabled is a ring after EN = 1, by a host that went on at the
+		 * RDY = 1 of before an EN 1-0-1 (the reset was seen in between).
+		 * An unchanged one is left from before: it rings nothing, unless
+		 * it is the old queue's tail (not rung while disabled), the admin
+		 * SQ moved, and the host wrote every slot up to it (the new ring
+		 * happens to equal the old tail).
+		 * Before RDY = 1 a polite host rings nothing; the CQ head doorbell
+		 * it rings only for what this controller has yet to post.
+		 */
+		u32 seen = c->sqs[0].tail_seen;
+		bool moved = nvmev_admin_queues_moved(c);
+
 		nvmev_wr32(c->bar, nvmev_cq_doorbell(0), 0);
 		nvmev_ctrl_enable(c, cc);
+		if (c->enabled && moved && !c->admin_rung_disabled)
+			nvmev_clear_stale_admin_tail(c, seen);
+		else if (!c->enabled ||
+			 nvmev_rd32(c->bar, nvmev_sq_doorbell(0)) == seen)
+			nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
 		return true;
 	}
 	if (nvmev_admin_queues_moved(c)) {

@@ -123,6 +123,7 @@ struct nvmev_ctrl {
 	bool enabled;			/* CSTS.RDY set */
 	bool failed;			/* CSTS.CFS set until the host clears EN */
 	bool shutdown;			/* CC.SHN acted on */
+	bool admin_rung_disabled;	/* admin SQ doorbell written, EN = 0 */
 
 	u32 nr_io_queues;		/* granted by Set Features 07h */
 	struct nvmev_sq sqs[NVMEV_MAX_QUEUES];
