@@ -68,6 +68,9 @@ kernel_reports() {
 	tail -n +"$(($1 + 1))" /tmp/kernel.log 2>/dev/null | grep -E "$KERNEL_REPORT"
 }
 
+# the tiers a test can name on its "# tiers:" line ("none": run by name only)
+GUEST_TIERS="stock patched debug debug_long"
+
 # tier_tests TIER: the tests whose "# tiers:" line (the line above their
 # function) names TIER, in file order; smoke first (the quickest sign that
 # the module works at all), the leak scan (kmemleak) last, as it reports
@@ -88,7 +91,8 @@ run_tests() {
 	list=$1
 	case "$list" in
 	all) list=$(tier_tests stock) ;;
-	stock | patched | debug | debug_long) list=$(tier_tests "$list") ;;
+	*,*) ;;
+	*) case " $GUEST_TIERS " in *" $list "*) list=$(tier_tests "$list") ;; esac ;;
 	esac
 	[ -n "$list" ] || { CURRENT=$1 STARTED=$(uptime_s); not_ok "no such tier, or no tests in it"; }
 	for t in $(echo "$list" | tr ',' ' '); do

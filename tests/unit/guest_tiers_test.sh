@@ -4,7 +4,9 @@
 # tier names, and no two tests share a name; prints each tier's size.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-known=" stock patched debug debug_long none "
+tiers=$(sed -n 's/^GUEST_TIERS="\(.*\)"$/\1/p' tests/guest/lib.sh)
+[ -n "$tiers" ] || { echo "tests/guest/lib.sh: no GUEST_TIERS"; exit 1; }
+known=" $tiers none "
 status=0
 declare -A count seen
 while IFS=: read -r file line text; do
@@ -31,7 +33,7 @@ while IFS=: read -r file line text; do
 		count[$w]=$((${count[$w]:-0} + 1))
 	done
 done < <(grep -n '^test_[a-z0-9_]*() {' tests/guest/*.sh experiments/guest/*.sh)
-for t in stock patched debug debug_long none; do
+for t in $tiers none; do
 	printf '%s=%s ' "$t" "${count[$t]:-0}"
 done
 echo
