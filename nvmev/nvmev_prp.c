@@ -15,41 +15,74 @@ static u64 nvmev_prp_page(u64 addr)
 	return addr & ~(u64)(NVMEV_PRP_PAGE - 1);
 }
 
-/* @n bytes (within one page) between @buf and host address @addr. */
+/*
+ * @n bytes (within one host page) between host address @addr and the
+ * device memory at transfer offset @pos, in the device's runs.
+ */
 static enum nvmev_prp_result nvmev_prp_chunk(const struct nvmev_host_mem *mem,
-					     u64 addr, void *buf, u32 n,
-					     bool to_host)
+					     u64 addr,
+					     const struct nvmev_dev_mem *dev,
+					     u64 pos, u32 n, bool to_host)
 {
 	u8 *page = mem->map(mem->ctx, nvmev_prp_page(addr), to_host);
+	u8 *host;
 
 	if (!page)
 		return NVMEV_PRP_NOT_RAM;
-	if (to_host)
-		ftl_memcpy(page + nvmev_prp_offset(addr), buf, n);
-	else
-		ftl_memcpy(buf, page + nvmev_prp_offset(addr), n);
+	host = page + nvmev_prp_offset(addr);
+	while (n) {
+		u32 run = n;
+		u8 *d = dev->at(dev->ctx, pos, &run, !to_host);
+
+		if (!d || !run || run > n) {
+			mem->unmap(mem->ctx, page);
+			return NVMEV_PRP_NO_SPACE;
+		}
+		if (to_host)
+			ftl_memcpy(host, d, run);
+		else
+			ftl_memcpy(d, host, run);
+		host += run;
+		pos += run;
+		n -= run;
+	}
 	mem->unmap(mem->ctx, page);
 	return NVMEV_PRP_OK;
+}
+
+static u8 *nvmev_prp_linear_at(void *ctx, u64 pos, u32 *n, bool write)
+{
+	return (u8 *)ctx + pos;
 }
 
 enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 					 u64 prp1, u64 prp2, void *buf,
 					 u64 len, bool to_host)
 {
+	const struct nvmev_dev_mem dev = { nvmev_prp_linear_at, buf };
+
+	return nvmev_prp_xfer(mem, prp1, prp2, &dev, len, to_host);
+}
+
+enum nvmev_prp_result nvmev_prp_xfer(const struct nvmev_host_mem *mem,
+				     u64 prp1, u64 prp2,
+				     const struct nvmev_dev_mem *dev, u64 len,
+				     bool to_host)
+{
 	const u32 per_list = NVMEV_PRP_PAGE / sizeof(u64);
 	enum nvmev_prp_result ret;
 	u64 *list = NULL, list_addr = prp2;
-	u8 *p = buf;
+	u64 pos = 0;
 	u32 n, idx;
 
 	/* PRP1 may start anywhere dword-aligned in its page */
 	if (prp1 & 3)
 		return NVMEV_PRP_BAD_OFFSET;
 	n = (u32)ftl_min64(len, NVMEV_PRP_PAGE - nvmev_prp_offset(prp1));
-	ret = nvmev_prp_chunk(mem, prp1, p, n, to_host);
+	ret = nvmev_prp_chunk(mem, prp1, dev, pos, n, to_host);
 	if (ret)
 		return ret;
-	p += n;
+	pos += n;
 	len -= n;
 	if (!len)
 		return NVMEV_PRP_OK;
@@ -57,7 +90,7 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 	if (len <= NVMEV_PRP_PAGE) {
 		if (nvmev_prp_offset(prp2))
 			return NVMEV_PRP_BAD_OFFSET;
-		return nvmev_prp_chunk(mem, prp2, p, (u32)len, to_host);
+		return nvmev_prp_chunk(mem, prp2, dev, pos, (u32)len, to_host);
 	}
 	if (list_addr & 7)
 		return NVMEV_PRP_BAD_OFFSET;
@@ -86,10 +119,10 @@ enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 			break;
 		}
 		n = (u32)ftl_min64(len, NVMEV_PRP_PAGE);
-		ret = nvmev_prp_chunk(mem, entry, p, n, to_host);
+		ret = nvmev_prp_chunk(mem, entry, dev, pos, n, to_host);
 		if (ret)
 			break;
-		p += n;
+		pos += n;
 		len -= n;
 		idx++;
 	}

@@ -25,17 +25,39 @@ struct nvmev_host_mem {
 	void *ctx;
 };
 
+/*
+ * The device's side of a transfer, which need not be contiguous (a
+ * page-backed store is one page per 4 KiB unit).
+ */
+struct nvmev_dev_mem {
+	/*
+	 * The device bytes at offset @pos of the transfer, contiguous for
+	 * *@n bytes (lowered to where the run ends); @write: the transfer
+	 * writes them (from the host). NULL: no room to hold them.
+	 */
+	u8 *(*at)(void *ctx, u64 pos, u32 *n, bool write);
+	void *ctx;
+};
+
 enum nvmev_prp_result {
 	NVMEV_PRP_OK,
 	NVMEV_PRP_BAD_OFFSET,	/* an entry breaks the PRP alignment rules */
 	NVMEV_PRP_NOT_RAM,	/* an entry or list points outside host RAM */
+	NVMEV_PRP_NO_SPACE,	/* the device had no room for the data */
 };
 
 /*
- * Copy @len bytes between @buf and the host buffer described by @prp1 and
- * @prp2 (to the host if @to_host). Stops at the first bad entry; pages
- * copied before it stay copied, as with a real device's DMA.
+ * Copy @len bytes between the device memory @dev and the host buffer
+ * described by @prp1 and @prp2 (to the host if @to_host). Stops at the
+ * first bad entry; pages copied before it stay copied, as with a real
+ * device's DMA.
  */
+enum nvmev_prp_result nvmev_prp_xfer(const struct nvmev_host_mem *mem,
+				     u64 prp1, u64 prp2,
+				     const struct nvmev_dev_mem *dev, u64 len,
+				     bool to_host);
+
+/* The same with a contiguous buffer @buf of @len bytes on the device. */
 enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 					 u64 prp1, u64 prp2, void *buf,
 					 u64 len, bool to_host);

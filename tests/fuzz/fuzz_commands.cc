@@ -8,7 +8,9 @@
 //    between a host and the model);
 //  - the PRP walker (nvmev/nvmev_prp.c) over a fake host memory whose
 //    pages are separate allocations, so AddressSanitizer sees any access
-//    past a mapped page, and whose map/unmap calls must balance;
+//    past a mapped page, and whose map/unmap calls must balance; the
+//    device side a buffer or runs of separate allocations that may run
+//    out of room (a page-backed store);
 //  - the hint wire format (hint-proto/nvmev_hint.h): any CDW2/CDW3/CDW12
 //    decodes to a defined kind, and a valid kind re-encodes to the same;
 //  - the flash model's command entry (ftl_submit) with arbitrary op,
@@ -60,6 +62,20 @@ void unmap_page(void* ctx, void*) {
   if (--static_cast<HostMem*>(ctx)->mapped < 0) fail("unmap without map");
 }
 
+struct DevMem {
+  std::vector<std::unique_ptr<uint8_t[]>> runs;  // separate: ASan sees overruns
+  uint64_t len = 0, run = 1, room = 0;           // writes past room: no space
+};
+
+u8* dev_at(void* ctx, u64 pos, u32* n, bool write) {
+  auto* d = static_cast<DevMem*>(ctx);
+  if (!*n || pos + *n > d->len) fail("device access outside the transfer");
+  if (write && pos >= d->room) return nullptr;
+  *n = static_cast<u32>(std::min<uint64_t>(*n, d->run - pos % d->run));
+  if (write) *n = static_cast<u32>(std::min<uint64_t>(*n, d->room - pos));
+  return d->runs[pos / d->run].get() + pos % d->run;
+}
+
 // A host address: mostly inside the fake RAM (or just past it), sometimes
 // anything at all.
 uint64_t host_addr(Input& in) {
@@ -73,6 +89,11 @@ void fuzz_prp(Input& in) {
   uint64_t prp1 = host_addr(in), prp2 = host_addr(in);
   uint64_t len = 1 + in.u32() % (2 * kRamPages * NVMEV_PRP_PAGE);
   bool to_host = in.u8() & 1;
+  // the device side: one buffer, or runs of separate allocations (a
+  // page-backed store) that may run out of room part way (read before
+  // the pages, which take more input than a run is given)
+  uint8_t seg = in.u8();
+  uint64_t room = seg & 0x80 ? uint64_t{in.u32()} % (len + 1) : len;
   for (unsigned i = 0; i < kRamPages; i++) {
     mem.pages.emplace_back(new uint8_t[NVMEV_PRP_PAGE]);
     for (unsigned k = 0; k < NVMEV_PRP_PAGE / 8; k++) {
@@ -80,10 +101,26 @@ void fuzz_prp(Input& in) {
       std::memcpy(&mem.pages[i][k * 8], &e, 8);
     }
   }
-  std::vector<uint8_t> buf(len);  // exactly len: ASan sees an overrun
   const nvmev_host_mem ops = {map_page, unmap_page, &mem};
-  auto r = nvmev_prp_copy_mem(&ops, prp1, prp2, buf.data(), len, to_host);
-  if (r != NVMEV_PRP_OK && r != NVMEV_PRP_BAD_OFFSET && r != NVMEV_PRP_NOT_RAM)
+  nvmev_prp_result r;
+  if (!seg) {
+    std::vector<uint8_t> buf(len);  // exactly len: ASan sees an overrun
+    r = nvmev_prp_copy_mem(&ops, prp1, prp2, buf.data(), len, to_host);
+    if (r == NVMEV_PRP_NO_SPACE) fail("no room in a contiguous buffer");
+  } else {
+    DevMem dm;
+    dm.len = len;
+    dm.run = 64 + (seg & 0x7f) * 97u;  // 64 B .. 12 KiB runs
+    dm.room = room;
+    for (uint64_t at = 0; at < len; at += dm.run)
+      dm.runs.emplace_back(new uint8_t[std::min<uint64_t>(dm.run, len - at)]);
+    const nvmev_dev_mem dev = {dev_at, &dm};
+    r = nvmev_prp_xfer(&ops, prp1, prp2, &dev, len, to_host);
+    if (r == NVMEV_PRP_NO_SPACE && (to_host || dm.room == len)) fail("no room where there was");
+    if (r == NVMEV_PRP_OK && !to_host && dm.room < len) fail("a write past the room succeeded");
+  }
+  if (r != NVMEV_PRP_OK && r != NVMEV_PRP_BAD_OFFSET && r != NVMEV_PRP_NOT_RAM &&
+      r != NVMEV_PRP_NO_SPACE)
     fail("undefined PRP result");
   if (mem.mapped) fail("pages left mapped");
 }
