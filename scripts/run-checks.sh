@@ -21,11 +21,13 @@ failed=0
 [ -n "${NVMEV_LONG:-}" ] && export FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 
 # userspace builds (CMake) go through ccache, its cache outside the clone
-# like the kernel's, so a second run on this machine recompiles nothing
+# like the kernel's, so a second run on this machine recompiles nothing;
+# paths below the clone are hashed relative to it (CCACHE_BASEDIR), so a
+# clone elsewhere hits the same entries
 cache=${NVMEV_CACHE:-/var/cache/nvmev}
 if command -v ccache >/dev/null && mkdir -p "$cache/ccache" 2>/dev/null; then
 	export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
-	export CCACHE_DIR=$cache/ccache
+	export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 fi
 
 all_tiers="unit release kbuild fuzz guest patched debug checkpatch shellcheck"
