@@ -100,6 +100,14 @@ int ftl_create(const struct ftl_config *cfg, struct ftl **out, char *err,
 	       size_t errlen);
 void ftl_destroy(struct ftl *ftl);
 
+/*
+ * The bytes ftl_create() would allocate for @cfg's tables (mapping both
+ * ways, blocks, dies): 8 per 4 KiB page and a little more. Returns 0 or,
+ * with @err set, -EINVAL for a bad configuration.
+ */
+int ftl_metadata_bytes(const struct ftl_config *cfg, u64 *bytes, char *err,
+		       size_t errlen);
+
 const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl);
 
 /* Exported capacity in bytes. */

@@ -11,6 +11,28 @@
  */
 #define FTL_MAX_XFER_BYTES	((u64)U32_MAX + 1)
 
+static u64 ftl_tables_bytes(const struct ftl_geometry *g)
+{
+	return g->logical_units * sizeof(((struct ftl *)0)->l2p[0]) +
+	       g->phys_units * sizeof(((struct ftl *)0)->p2l[0]) +
+	       (u64)g->dies * g->blocks_per_die *
+	       sizeof(((struct ftl *)0)->blocks[0]) +
+	       (u64)g->dies * sizeof(((struct ftl *)0)->dies[0]);
+}
+
+int ftl_metadata_bytes(const struct ftl_config *cfg, u64 *bytes, char *err,
+		       size_t errlen)
+{
+	struct ftl_geometry g;
+	int ret;
+
+	ret = ftl_config_derive(cfg, &g, err, errlen);
+	if (ret)
+		return ret;
+	*bytes = ftl_tables_bytes(&g);
+	return 0;
+}
+
 int ftl_create(const struct ftl_config *cfg, struct ftl **out, char *err,
 	       size_t errlen)
 {
@@ -60,7 +82,8 @@ err_l2p:
 err_nomem:
 	ret = -ENOMEM;
 	ftl_snprintf(err, errlen,
-		     "out of memory for the mapping tables (%llu logical + %llu physical 4 KiB pages, 8 bytes each)",
+		     "out of memory for the mapping tables (%llu MiB: %llu logical + %llu physical 4 KiB pages)",
+		     (unsigned long long)(ftl_tables_bytes(&ftl->geo) >> 20),
 		     (unsigned long long)ftl->geo.logical_units,
 		     (unsigned long long)ftl->geo.phys_units);
 err_free:

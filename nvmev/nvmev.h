@@ -12,6 +12,7 @@
  *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
  *   nvmev_io.c      NVM command set and data movement
+ *   nvmev_store.c   the namespace's bytes: memmap= range or kernel pages
  *   nvmev_debugfs.c geometry and statistics
  * The flash model (ftl/) only decides *when* an I/O completes.
  */
@@ -23,6 +24,7 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "ftl.h"
 #include "nvmev_cmd.h"
@@ -33,6 +35,8 @@
 #define NVMEV_MSIX_OFFSET	0x2000	/* table in BAR0 */
 #define NVMEV_PBA_OFFSET	0x3000
 #define NVMEV_STORAGE_OFFSET	SZ_1M	/* data starts 1 MiB into memmap */
+/* page-backed data: capacity when neither it nor the geometry is given */
+#define NVMEV_PAGED_CAPACITY_MIB 4096
 
 /* what nvmev_admin.c and nvmev_io.c count; the queue engine counts its own */
 struct nvmev_stats {
@@ -76,11 +80,22 @@ struct nvmev_host_ram {
 	u32 nr;
 };
 
+/* the namespace's bytes (nvmev_store.c): linear, or a page per unit */
+struct nvmev_store {
+	u8 *linear;			/* the memmap= data area, or NULL */
+	struct xarray pages;		/* 4 KiB unit -> struct page */
+	u64 nr_pages;			/* allocated now */
+	u64 peak_pages;
+	u64 max_pages;			/* the cap (data_max_mib) */
+	u64 full_writes;		/* writes failed for want of a page */
+};
+
 struct nvmev_dev {
 	/* configuration */
 	struct ftl_config cfg;
 	u64 memmap_start;
 	u64 memmap_size;
+	bool paged;			/* data in kernel pages (memmap_size=1M) */
 	struct nvmev_params params;	/* nvmev_params.h, checked at load */
 
 	/* PCI side */
@@ -98,8 +113,9 @@ struct nvmev_dev {
 	struct resource *reservation;	/* the "Reserved" range memmap= made */
 	struct resource *claim;		/* all of it but BAR0, claimed busy */
 	void __iomem *bar;		/* BAR0 = first pages of memmap */
-	void *storage;
+	void *storage;			/* memmap= data area, or NULL */
 	u64 storage_bytes;
+	struct nvmev_store store;
 	/* namespace size and format, hint feature: what the parser sees */
 	struct nvmev_ns_view ns;
 
@@ -118,6 +134,7 @@ struct nvmev_dev {
 	void *zeroes;			/* NVMEV_MAX_XFER bytes, read-only */
 
 	struct ftl *ftl;
+	u64 metadata_bytes;		/* the model's tables */
 	struct mutex model_lock;	/* the model: worker vs debugfs readers */
 	struct nvmev_stats stats;
 	u64 smart_units_read;		/* 1000 x 512 B units, for SMART */
@@ -155,6 +172,26 @@ void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);
 u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 		   u64 len, bool to_host);
+/* the same between the host and bytes [@off, @off + @len) of the store */
+u16 nvmev_prp_copy_store(struct nvmev_dev *dev, u64 prp1, u64 prp2, u64 off,
+			 u64 len, bool to_host);
+
+/* nvmev_store.c: worker only */
+void nvmev_store_init_linear(struct nvmev_dev *dev, void *data);
+void nvmev_store_init_pages(struct nvmev_dev *dev, u64 max_pages);
+void nvmev_store_exit(struct nvmev_dev *dev);
+/*
+ * The bytes at @off, contiguous for *@n (lowered to the end of a unit);
+ * @write allocates a missing page, NULL if there is none to be had; a
+ * read of a unit without one gives zeroes.
+ */
+u8 *nvmev_store_at(struct nvmev_dev *dev, u64 off, u32 *n, bool write);
+/* zero @len bytes at @off, within one unit */
+void nvmev_store_zero(struct nvmev_dev *dev, u64 off, u64 len);
+/* units @unit.. read as zeroes from now on */
+void nvmev_store_zero_units(struct nvmev_dev *dev, u64 unit, u64 n);
+/* units the model has unmapped: free what holds them, if anything */
+void nvmev_store_drop(struct nvmev_dev *dev, u64 unit, u64 n);
 
 /* nvmev_admin.c: completes the command, except a held AER */
 void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);

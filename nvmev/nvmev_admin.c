@@ -105,6 +105,16 @@ static void nvmev_identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 	id->nuse = cpu_to_le64(dev->ns.nsze);
 	/* preferred write/deallocate granularities and the stripe */
 	id->nsfeat = 1 << 4;
+	if (dev->paged) {
+		/* thin provisioned: at most the cap's worth, what is held now */
+		u32 shift = FTL_MAP_SHIFT - per_lba;
+
+		id->nsfeat |= 1 << 0;
+		id->ncap = cpu_to_le64(min(dev->ns.nsze,
+					   dev->store.max_pages << shift));
+		id->nuse = cpu_to_le64(min(dev->ns.nsze,
+					   dev->store.nr_pages << shift));
+	}
 	id->npwg = cpu_to_le16((pu_bytes >> per_lba) - 1);
 	id->npwa = id->npwg;
 	id->npdg = cpu_to_le16((FTL_MAP_UNIT >> per_lba) - 1);

@@ -27,6 +27,7 @@ static int nvmev_geometry_show(struct seq_file *m, void *v)
 		   (u64)g->gran_units * FTL_MAP_UNIT);
 	seq_printf(m, "stripe_bytes=%llu\n", g->stripe_bytes);
 	seq_printf(m, "capacity_bytes=%llu\n", ftl_capacity_bytes(dev->ftl));
+	seq_printf(m, "metadata_bytes=%llu\n", dev->metadata_bytes);
 	seq_printf(m, "physical_bytes=%llu\n", g->phys_units * FTL_MAP_UNIT);
 	seq_printf(m, "lba_bytes=%u\n", 1u << dev->ns.lba_shift);
 	seq_printf(m, "namespace_lbas=%llu\n", dev->ns.nsze);
@@ -103,6 +104,11 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 		   cs->posted,
 		   cs->posted ? div64_u64(cs->post_late_ns, cs->posted) : 0,
 		   cs->post_late_max_ns);
+	/* page-backed data: pages held now, at most, the cap, refusals */
+	seq_printf(m, "data_paged=%d\ndata_pages=%llu\ndata_pages_peak=%llu\ndata_pages_max=%llu\ndata_full_writes=%llu\n",
+		   dev->paged, READ_ONCE(dev->store.nr_pages),
+		   READ_ONCE(dev->store.peak_pages), dev->store.max_pages,
+		   READ_ONCE(dev->store.full_writes));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvmev_stats);

@@ -129,21 +129,59 @@ static void nvmev_host_page_unmap(void *ctx, void *page)
  * status: offsets that break the PRP rules and addresses that are not
  * host RAM fail the command.
  */
-u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
-		   u64 len, bool to_host)
+static u16 nvmev_prp_status(enum nvmev_prp_result r)
 {
-	const struct nvmev_host_mem mem = {
-		.map = nvmev_host_page_map,
-		.unmap = nvmev_host_page_unmap,
-		.ctx = dev,
-	};
-
-	switch (nvmev_prp_copy_mem(&mem, prp1, prp2, buf, len, to_host)) {
+	switch (r) {
 	case NVMEV_PRP_OK:
 		return NVME_SC_SUCCESS;
 	case NVMEV_PRP_BAD_OFFSET:
 		return NVME_SC_PRP_INVALID_OFFSET | NVME_STATUS_DNR;
+	case NVMEV_PRP_NO_SPACE:
+		/* a thin-provisioned namespace out of its backing */
+		return NVME_SC_CAP_EXCEEDED | NVME_STATUS_DNR;
 	default:
 		return NVME_SC_DATA_XFER_ERROR | NVME_STATUS_DNR;
 	}
+}
+
+static struct nvmev_host_mem nvmev_host_mem_of(struct nvmev_dev *dev)
+{
+	return (struct nvmev_host_mem) {
+		.map = nvmev_host_page_map,
+		.unmap = nvmev_host_page_unmap,
+		.ctx = dev,
+	};
+}
+
+u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
+		   u64 len, bool to_host)
+{
+	const struct nvmev_host_mem mem = nvmev_host_mem_of(dev);
+
+	return nvmev_prp_status(nvmev_prp_copy_mem(&mem, prp1, prp2, buf, len,
+						   to_host));
+}
+
+/* the store at the transfer's offset: byte @pos of it is @off + @pos */
+struct nvmev_store_xfer {
+	struct nvmev_dev *dev;
+	u64 off;
+};
+
+static u8 *nvmev_store_xfer_at(void *ctx, u64 pos, u32 *n, bool write)
+{
+	struct nvmev_store_xfer *x = ctx;
+
+	return nvmev_store_at(x->dev, x->off + pos, n, write);
+}
+
+u16 nvmev_prp_copy_store(struct nvmev_dev *dev, u64 prp1, u64 prp2, u64 off,
+			 u64 len, bool to_host)
+{
+	const struct nvmev_host_mem mem = nvmev_host_mem_of(dev);
+	struct nvmev_store_xfer x = { .dev = dev, .off = off };
+	const struct nvmev_dev_mem dm = { nvmev_store_xfer_at, &x };
+
+	return nvmev_prp_status(nvmev_prp_xfer(&mem, prp1, prp2, &dm, len,
+					       to_host));
 }

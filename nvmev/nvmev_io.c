@@ -2,15 +2,16 @@
 /*
  * NVM command set and data movement.
  *
- * Data is copied between the host's PRP pages and the namespace storage
- * (linear: LBA << lba_shift into the memmap region) when the command is
- * fetched; the flash model then says when its completion is due.
+ * Data is copied between the host's PRP pages and the namespace's store
+ * (nvmev_store.c) when the command is fetched; the flash model then says
+ * when its completion is due.
  *
  * What a block reads as follows the model's mapping, not the storage: a
  * 4 KiB unit the model has not mapped (never written since the load, or
  * deallocated) reads as zeroes (Identify Namespace DLFEAT=1), whatever the
  * memmap= reservation kept from before. So a load costs nothing, a
- * deallocation only model time, and storage bytes matter only in mapped
+ * deallocation model time (and, page-backed, freeing pages), and storage
+ * bytes matter only in mapped
  * units: a write that maps a unit in part zeroes the rest of it first, a
  * deallocation of part of a mapped unit zeroes that part.
  *
@@ -82,18 +83,12 @@ static bool nvmev_unit_mapped(struct nvmev_dev *dev, u64 unit)
 	return mapped;
 }
 
-static void *nvmev_unit_bytes(struct nvmev_dev *dev, u64 unit)
-{
-	return dev->storage + (unit << FTL_MAP_SHIFT);
-}
-
-/* A Read: the storage of mapped units, zeroes for the others. */
+/* A Read: the store's bytes for mapped units, zeroes for the others. */
 static u16 nvmev_read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req)
 {
 	u64 off = req->model.off, len = req->model.len;
 	u64 first = off >> FTL_MAP_SHIFT;
 	u64 end = (off + len + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT;
-	void *src = dev->storage + off;
 	u64 unit, run;
 	bool mapped;
 
@@ -103,13 +98,13 @@ static u16 nvmev_read_data(struct nvmev_dev *dev, const struct nvmev_io_req *req
 		for (unit = first; unit < end; unit += run) {
 			run = ftl_mapped_run(dev->ftl, unit, end - unit, &mapped);
 			if (!mapped)
-				memset(nvmev_unit_bytes(dev, unit), 0,
-				       run << FTL_MAP_SHIFT);
+				nvmev_store_zero_units(dev, unit, run);
 		}
 	} else if (!mapped) {
-		src = dev->zeroes;
+		return nvmev_prp_copy(dev, req->prp1, req->prp2, dev->zeroes,
+				      len, true);
 	}
-	return nvmev_prp_copy(dev, req->prp1, req->prp2, src, len, true);
+	return nvmev_prp_copy_store(dev, req->prp1, req->prp2, off, len, true);
 }
 
 /*
@@ -122,9 +117,54 @@ static void nvmev_zero_unwritten_edges(struct nvmev_dev *dev, u64 off, u64 len)
 	u64 tail = end & (FTL_MAP_UNIT - 1);
 
 	if (head && !nvmev_unit_mapped(dev, off >> FTL_MAP_SHIFT))
-		memset(dev->storage + off - head, 0, head);
+		nvmev_store_zero(dev, off - head, head);
 	if (tail && !nvmev_unit_mapped(dev, end >> FTL_MAP_SHIFT))
-		memset(dev->storage + end, 0, FTL_MAP_UNIT - tail);
+		nvmev_store_zero(dev, end, FTL_MAP_UNIT - tail);
+}
+
+/* once per load: which limit a failed write met, and what to raise */
+static void nvmev_store_full(struct nvmev_dev *dev)
+{
+	struct nvmev_store *s = &dev->store;
+
+	u64 held = (s->nr_pages << FTL_MAP_SHIFT) >> 20;
+
+	if (s->full_writes++)
+		return;
+	if (s->nr_pages >= s->max_pages)
+		pr_warn("a write failed with Capacity Exceeded: the data holds its cap of %llu MiB; raise data_max_mib, or deallocate\n",
+			held);
+	else
+		pr_warn("a write failed with Capacity Exceeded: the kernel had no free page (%llu MiB of data held); free memory, or lower data_max_mib\n",
+			held);
+}
+
+/*
+ * A page for every unit a write covers, before a byte of it moves: a
+ * write that cannot have them all changes nothing, and what the drive
+ * held stays readable.
+ */
+static u16 nvmev_store_prepare(struct nvmev_dev *dev, u64 off, u64 len)
+{
+	u64 pos = off, end = off + len, unit;
+	u32 n;
+
+	if (dev->store.linear)
+		return NVME_SC_SUCCESS;
+	while (pos < end) {
+		n = min_t(u64, end - pos, FTL_MAP_UNIT);
+		if (!nvmev_store_at(dev, pos, &n, true))
+			goto full;
+		pos += n;
+	}
+	return NVME_SC_SUCCESS;
+full:
+	/* the pages just taken for units that hold nothing go back */
+	for (unit = off >> FTL_MAP_SHIFT; unit << FTL_MAP_SHIFT < pos; unit++)
+		if (!nvmev_unit_mapped(dev, unit))
+			nvmev_store_drop(dev, unit, 1);
+	nvmev_store_full(dev);
+	return NVME_SC_CAP_EXCEEDED | NVME_STATUS_DNR;
 }
 
 static u16 nvmev_rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
@@ -134,10 +174,13 @@ static u16 nvmev_rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *
 	u16 status;
 
 	if (write) {
+		status = nvmev_store_prepare(dev, req->model.off, req->model.len);
+		if (status)
+			return status;
 		nvmev_zero_unwritten_edges(dev, req->model.off, req->model.len);
-		status = nvmev_prp_copy(dev, req->prp1, req->prp2,
-					dev->storage + req->model.off,
-					req->model.len, false);
+		status = nvmev_prp_copy_store(dev, req->prp1, req->prp2,
+					      req->model.off, req->model.len,
+					      false);
 	} else {
 		status = nvmev_read_data(dev, req);
 	}
@@ -171,7 +214,7 @@ static u64 nvmev_dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budg
 		u64 stop = min(end, unit_end);
 
 		if (nvmev_unit_mapped(dev, unit))
-			memset(dev->storage + *off, 0, stop - *off);
+			nvmev_store_zero(dev, *off, stop - *off);
 		*off = stop;
 		return 1;
 	}
@@ -179,6 +222,7 @@ static u64 nvmev_dealloc_some(struct nvmev_dev *dev, u64 *off, u64 end, u64 budg
 	mutex_lock(&dev->model_lock);
 	ftl_unmap(dev->ftl, unit, n);
 	mutex_unlock(&dev->model_lock);
+	nvmev_store_drop(dev, unit, n);
 	*off += n << FTL_MAP_SHIFT;
 	return n;
 }

@@ -4,7 +4,8 @@
  *
  * Module parameters give the drive's geometry and timing (the table in
  * ftl/ftl_config.h) and the RAM it lives in (memmap_start, memmap_size:
- * a range hidden from the kernel with memmap=SIZE$START). Loading checks
+ * a range hidden from the kernel with memmap=SIZE$START, which holds the
+ * registers and, unless it is only their 1 MiB, the data). Loading checks
  * every value, builds the flash model, starts the controller thread and
  * plugs a PCIe NVMe function into a private PCI domain, where the stock
  * nvme driver finds it. Unloading undoes this in reverse order.
@@ -13,6 +14,7 @@
 
 #include <linux/io.h>
 #include <linux/ioport.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -38,7 +40,7 @@ module_param(memmap_start, charp, 0444);
 MODULE_PARM_DESC(memmap_start, "physical start of the memmap= reservation, e.g. 1G (required)");
 static char *memmap_size;
 module_param(memmap_size, charp, 0444);
-MODULE_PARM_DESC(memmap_size, "size of the reservation, e.g. 512M; the first MiB holds the controller registers, the rest the data (required)");
+MODULE_PARM_DESC(memmap_size, "size of the reservation, e.g. 512M; the first MiB holds the controller registers, the rest the data; 1M: the data lives in kernel pages (required)");
 static struct nvmev_params nvmev_params = {
 #define NVMEV_PARAM_DEFAULT(name, def, min, max, desc) .name = (def),
 	NVMEV_PARAMS(NVMEV_PARAM_DEFAULT)
@@ -100,12 +102,14 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		       memmap_start);
 		return -EINVAL;
 	}
-	if (!IS_ALIGNED(dev->memmap_size, SZ_1M) || dev->memmap_size < SZ_2M ||
+	if (!IS_ALIGNED(dev->memmap_size, SZ_1M) || !dev->memmap_size ||
 	    dev->memmap_start + dev->memmap_size < dev->memmap_start) {
-		pr_err("memmap_size=%s must be a multiple of 1 MiB and at least 2 MiB\n",
+		pr_err("memmap_size=%s must be a non-zero multiple of 1 MiB\n",
 		       memmap_size);
 		return -EINVAL;
 	}
+	/* the register area alone: the data goes to kernel pages */
+	dev->paged = dev->memmap_size == NVMEV_STORAGE_OFFSET;
 	for (i = 0; i < ARRAY_SIZE(nvmev_param_ranges); i++) {
 		const struct nvmev_param_range *r = &nvmev_param_ranges[i];
 
@@ -121,6 +125,11 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	}
 	if (p->cpu >= 0 && (p->cpu >= nr_cpu_ids || !cpu_online(p->cpu))) {
 		pr_err("cpu=%d is not an online CPU (or -1)\n", p->cpu);
+		return -EINVAL;
+	}
+	if (p->data_max_mib && !dev->paged) {
+		pr_err("data_max_mib=%d caps page-backed data, but memmap_size=%s holds the data: use memmap_size=1M, or drop data_max_mib\n",
+		       p->data_max_mib, memmap_size);
 		return -EINVAL;
 	}
 	dev->params = *p;
@@ -283,19 +292,37 @@ static void nvmev_release_reservation(struct nvmev_dev *dev)
 static int nvmev_create_model(struct nvmev_dev *dev)
 {
 	char err[FTL_ERRMSG_LEN];
-	u64 cap;
+	u64 cap, avail;
 	int ret;
 
 	dev->storage_bytes = dev->memmap_size - NVMEV_STORAGE_OFFSET;
 	if (!dev->cfg.capacity_mib && !dev->cfg.blocks_per_plane)
-		dev->cfg.capacity_mib = dev->storage_bytes >> 20;
+		dev->cfg.capacity_mib = dev->paged ? NVMEV_PAGED_CAPACITY_MIB :
+				      dev->storage_bytes >> 20;
+	/*
+	 * The model's tables are the part of a sparse drive that is not
+	 * sparse: refuse a drive whose tables would take more than half of
+	 * the memory the kernel has, rather than run it out of memory.
+	 */
+	ret = ftl_metadata_bytes(&dev->cfg, &dev->metadata_bytes, err,
+				 sizeof(err));
+	if (ret) {
+		pr_err("%s\n", err);
+		return ret;
+	}
+	avail = si_mem_available() << PAGE_SHIFT;
+	if (dev->metadata_bytes > avail / 2) {
+		pr_err("the flash model's tables need %llu MiB, more than half of the %llu MiB the kernel has available: lower capacity_mib or blocks_per_plane\n",
+		       dev->metadata_bytes >> 20, avail >> 20);
+		return -ENOMEM;
+	}
 	ret = ftl_create(&dev->cfg, &dev->ftl, err, sizeof(err));
 	if (ret) {
 		pr_err("%s\n", err);
 		return ret;
 	}
 	cap = ftl_capacity_bytes(dev->ftl);
-	if (cap > dev->storage_bytes) {
+	if (!dev->paged && cap > dev->storage_bytes) {
 		pr_err("capacity of %llu MiB does not fit memmap_size=%s (%llu MiB after the 1 MiB register area)\n",
 		       cap >> 20, memmap_size, dev->storage_bytes >> 20);
 		ftl_destroy(dev->ftl);
@@ -305,6 +332,42 @@ static int nvmev_create_model(struct nvmev_dev *dev)
 	dev->ns.nsze = cap >> dev->ns.lba_shift;
 	dev->ns.hints_supported = dev->cfg.hints;
 	return 0;
+}
+
+/*
+ * Where the data lives: the reservation after its register area, or
+ * kernel pages up to data_max_mib (by default half of what the kernel
+ * has available now: the host keeps the rest).
+ */
+static int nvmev_create_store(struct nvmev_dev *dev)
+{
+	u64 max_pages;
+
+	if (!dev->paged) {
+		dev->storage = memremap(dev->memmap_start + NVMEV_STORAGE_OFFSET,
+					dev->storage_bytes, MEMREMAP_WB);
+		if (!dev->storage) {
+			pr_err("cannot map the data area of memmap_size=%s\n",
+			       memmap_size);
+			return -ENOMEM;
+		}
+		nvmev_store_init_linear(dev, dev->storage);
+		return 0;
+	}
+	if (dev->params.data_max_mib)
+		max_pages = (u64)dev->params.data_max_mib << (20 - FTL_MAP_SHIFT);
+	else
+		max_pages = (si_mem_available() << PAGE_SHIFT >> FTL_MAP_SHIFT) / 2;
+	nvmev_store_init_pages(dev, max_pages);
+	return 0;
+}
+
+static void nvmev_destroy_store(struct nvmev_dev *dev)
+{
+	nvmev_store_exit(dev);
+	if (dev->storage)
+		memunmap(dev->storage);
+	dev->storage = NULL;
 }
 
 static int __init nvmev_init(void)
@@ -341,14 +404,9 @@ static int __init nvmev_init(void)
 		ret = -ENOMEM;
 		goto err_model;
 	}
-	dev->storage = memremap(dev->memmap_start + NVMEV_STORAGE_OFFSET,
-				dev->storage_bytes, MEMREMAP_WB);
-	if (!dev->storage) {
-		pr_err("cannot map the data area of memmap_size=%s\n",
-		       memmap_size);
-		ret = -ENOMEM;
+	ret = nvmev_create_store(dev);
+	if (ret)
 		goto err_bar;
-	}
 
 	ret = nvmev_host_init(dev);
 	if (ret)
@@ -362,8 +420,10 @@ static int __init nvmev_init(void)
 		goto err_worker;
 
 	g = ftl_get_geometry(dev->ftl);
-	pr_info("%llu MiB, %u-byte LBAs, %u dies on %u channels, granularity %u KiB, stripe %llu KiB, time_scale %llu\n",
-		ftl_capacity_bytes(dev->ftl) >> 20, 1u << dev->ns.lba_shift,
+	pr_info("%llu MiB (%s), %u-byte LBAs, %u dies on %u channels, granularity %u KiB, stripe %llu KiB, time_scale %llu\n",
+		ftl_capacity_bytes(dev->ftl) >> 20,
+		dev->paged ? "data in kernel pages" : "data in memmap",
+		1u << dev->ns.lba_shift,
 		g->dies, g->channels, g->gran_units * 4, g->stripe_bytes >> 10,
 		g->time_scale);
 	nvmev = dev;
@@ -375,7 +435,7 @@ err_debugfs:
 	nvmev_debugfs_exit(dev);
 	nvmev_host_exit(dev);
 err_storage:
-	memunmap(dev->storage);
+	nvmev_destroy_store(dev);
 err_bar:
 	iounmap(dev->bar);
 err_model:
@@ -401,7 +461,7 @@ static void __exit nvmev_exit(void)
 	nvmev_pci_release(dev);
 	nvmev_debugfs_exit(dev);
 	nvmev_host_exit(dev);
-	memunmap(dev->storage);
+	nvmev_destroy_store(dev);
 	iounmap(dev->bar);
 	ftl_destroy(dev->ftl);
 	nvmev_release_reservation(dev);

@@ -17,6 +17,8 @@
 #define NVMEV_MAX_IO_QUEUES	64
 /* x86's largest NR_CPUS; whether the CPU is online is checked apart */
 #define NVMEV_MAX_CPU		8191
+/* 1 TiB of written data, which no machine this runs on has in RAM */
+#define NVMEV_MAX_DATA_MIB	1048576
 
 #define NVMEV_PARAMS(X)							\
 	X(lba_bytes, 512, 512, 4096,					\
@@ -40,7 +42,10 @@
 	  "idle past the first second, up to this; "			\
 	  "0 = sleep_max_us always, us")				\
 	X(pci_domain, 32256, 1, 65535,					\
-	  "PCI domain of the virtual bus (32256 = 0x7e00)")
+	  "PCI domain of the virtual bus (32256 = 0x7e00)")		\
+	X(data_max_mib, 0, 0, NVMEV_MAX_DATA_MIB,			\
+	  "page-backed data (memmap_size=1M): most RAM the written "	\
+	  "data may take, MiB; 0 = half the memory available at load")
 
 struct nvmev_params {
 #define NVMEV_PARAM_FIELD(name, def, min, max, desc) int name;

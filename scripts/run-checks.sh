@@ -106,6 +106,7 @@ debug() {
 	# every exec costs ~0.5 s under KASAN, lockdep and kmemleak in TCG:
 	# the counts are cut to what drives each path a few times
 	local counts="LIFECYCLE_CYCLES=5 PASSTHRU_FUZZ=20 SYNC_POLL_IOS=100 PCI_UNLOAD_CYCLES=2 BAD_PARAMS_SWEEP=none"
+	counts="$counts PAGED_MIB=8"
 	if [ -n "${NVMEV_LONG:-}" ]; then
 		tests=debug_long
 		counts="LIFECYCLE_CYCLES=200 GC_PASSES=12 PASSTHRU_FUZZ=2000 debug_pagealloc=on"

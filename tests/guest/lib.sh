@@ -10,6 +10,9 @@ reservation=$(tr ' ' '\n' </proc/cmdline |
 [ -n "$reservation" ] || echo "lib.sh: no memmap=SIZEM\$START on the kernel command line: every load will fail"
 NVMEV_DRIVE_MIB=${reservation% *}
 NVMEV_MEM="memmap_start=${reservation#* } memmap_size=${NVMEV_DRIVE_MIB}M"
+# the registers only (the reservation's first MiB): data in kernel pages
+# shellcheck disable=SC2034 # used by store.sh
+NVMEV_PAGED="memmap_start=${reservation#* } memmap_size=1M"
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
 
@@ -43,9 +46,15 @@ wait_nvme0n1() {
 }
 
 # load_nvmev [params...]: insmod and wait for the namespace block device
-load_nvmev() {
-	# shellcheck disable=SC2086
-	insmod /modules/nvmev.ko $NVMEV_MEM "$@" || return 1
+load_nvmev() { load_nvmev_mem "$NVMEV_MEM" "$@"; }
+
+# load_nvmev_mem MEMORY-PARAMS [params...]: the same with other memory
+# parameters (e.g. "$NVMEV_PAGED")
+load_nvmev_mem() {
+	mem=$1
+	shift
+	# shellcheck disable=SC2086 # the parameters, split on purpose
+	insmod /modules/nvmev.ko $mem "$@" || return 1
 	wait_nvme0n1
 }
 

@@ -188,6 +188,27 @@ TEST(Config, TransferTimeDoesNotOverflow) {
   EXPECT_EQ(ftl_xfer_ns(&g, 4096, 1), 4096ull * 1000 * 10000);  // slowest link
 }
 
+// What a sparse drive cannot make sparse: 8 bytes per 4 KiB page (both
+// mapping directions) and a little per block and die.
+TEST(Config, MetadataBytesAreTheTablesCreateAllocates) {
+  ftl_config c = default_config();
+  c.capacity_mib = 131072;  // 128 GiB
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  uint64_t bytes = 0;
+  ASSERT_EQ(ftl_metadata_bytes(&c, &bytes, err, sizeof(err)), 0) << err;
+  EXPECT_GE(bytes, 4 * (g.logical_units + g.phys_units));
+  EXPECT_LE(bytes, 4 * (g.logical_units + g.phys_units) * 11 / 10);
+  c.capacity_mib = 262144;  // twice the drive: twice the tables, within a block each
+  uint64_t twice = 0;
+  ASSERT_EQ(ftl_metadata_bytes(&c, &twice, err, sizeof(err)), 0) << err;
+  EXPECT_NEAR(static_cast<double>(twice) / bytes, 2.0, 0.01);
+  c.page_bytes = 6144;
+  EXPECT_EQ(ftl_metadata_bytes(&c, &bytes, err, sizeof(err)), -EINVAL);
+  EXPECT_THAT(std::string(err), HasSubstr("page_bytes=6144"));
+}
+
 TEST(Config, CreateReportsTheValidatorMessage) {
   ftl_config c = default_config();
   c.page_bytes = 6144;
