@@ -9,6 +9,7 @@
 #   make ext4         file-system experiments through ext4, patched guest kernel
 #   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
 #   make paths        software latency on every host path, and null_blk's, one patched guest
+#   make store        page-backed data against the memmap= store, one stock guest
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -18,7 +19,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths clean
+.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths store clean
 
 all: module sim
 
@@ -66,6 +67,10 @@ nio: deps
 
 paths: deps
 	scripts/paths-experiment.sh $(RESULTS)/paths
+
+# page-backed data vs the memmap= store, stock guest: IOPS ratios
+store: deps
+	scripts/store-experiment.sh $(RESULTS)/store
 
 clean:
 	rm -rf $(BUILD)
