@@ -383,8 +383,8 @@ static void nvmev_ctrl_enable(struct nvmev_ctrl *c, u32 cc)
 		nvmev_ctrl_fail(c);
 		return;
 	}
+	/* CSTS.RDY is the caller's to set, once the doorbells are settled */
 	c->enabled = true;
-	nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_RDY);
 }
 
 /*
@@ -500,6 +500,12 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 		else if (!c->enabled ||
 			 nvmev_rd32(c->bar, nvmev_sq_doorbell(0)) == seen)
 			nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
+		/*
+		 * Only now RDY = 1: a host that waits for it rings after the
+		 * stale tail is gone, never into the clearing above.
+		 */
+		if (c->enabled)
+			nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_RDY);
 		return true;
 	}
 	if (nvmev_admin_queues_moved(c)) {
@@ -512,8 +518,10 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 
 		nvmev_ctrl_reset(c);
 		nvmev_ctrl_enable(c, cc);
-		if (c->enabled)
+		if (c->enabled) {
 			nvmev_clear_stale_admin_tail(c, sq_seen);
+			nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_RDY);
+		}
 		/* an old head is refused as beyond the new, empty, CQ anyway */
 		if (nvmev_rd32(c->bar, nvmev_cq_doorbell(0)) == cq_seen)
 			nvmev_wr32(c->bar, nvmev_cq_doorbell(0), 0);
