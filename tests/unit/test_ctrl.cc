@@ -73,6 +73,16 @@ class CtrlTest : public ::testing::Test {
     std::memcpy(h.ram.data() + (sq_addr - kRamBase) + slot * 64, &e, sizeof(e));
   }
   void ring_admin(u32 tail) { wr(NVME_REG_DBS, tail); }
+  // a controller enabled on the queues at page 0 that ran admin commands
+  // 1..n from slots 0..n-1
+  void enable_and_run(u16 n) {
+    program_admin(0);
+    wr(NVME_REG_CC, kCc);
+    poll();
+    for (u16 cid = 1; cid <= n; cid++) write_cmd(cid - 1, cid);
+    ring_admin(n);
+    poll();
+  }
 
   Host h;
   u64 sq_addr = 0;
@@ -95,12 +105,7 @@ TEST_F(CtrlTest, EnableThenRing) {
 // EN = 1 (it reset), and next after the ring: that ring is the host's,
 // not a stale one, and must run.
 TEST_F(CtrlTest, RingAfterResetSeenBetweenDisableAndEnable) {
-  program_admin(0);
-  wr(NVME_REG_CC, kCc);
-  poll();
-  for (u16 cid = 1; cid <= 3; cid++) write_cmd(cid - 1, cid);
-  ring_admin(3);
-  poll();
+  enable_and_run(3);
   ASSERT_EQ(h.admin_cids.size(), 3u);
 
   wr(NVME_REG_CC, 0);
@@ -118,12 +123,7 @@ TEST_F(CtrlTest, RingAfterResetSeenBetweenDisableAndEnable) {
 // The same, with the new ring equal to the old tail: the new queue's slot
 // is written, so the value is the new ring.
 TEST_F(CtrlTest, RingEqualToOldTailOnNewQueues) {
-  program_admin(0);
-  wr(NVME_REG_CC, kCc);
-  poll();
-  write_cmd(0, 1);
-  ring_admin(1);
-  poll();
+  enable_and_run(1);
   wr(NVME_REG_CC, 0);
   poll();
   program_admin(2);
@@ -140,12 +140,7 @@ TEST_F(CtrlTest, RingEqualToOldTailOnNewQueues) {
 // tail left in the doorbell rings nothing: the old commands do not run
 // again; the host's first ring afterwards runs its one command.
 TEST_F(CtrlTest, PoliteResetOnSameQueuesRunsNothingStale) {
-  program_admin(0);
-  wr(NVME_REG_CC, kCc);
-  poll();
-  for (u16 cid = 1; cid <= 3; cid++) write_cmd(cid - 1, cid);
-  ring_admin(3);
-  poll();
+  enable_and_run(3);
   wr(NVME_REG_CC, 0);
   poll();
   ASSERT_EQ(rd(NVME_REG_CSTS) & NVME_CSTS_RDY, 0u);
