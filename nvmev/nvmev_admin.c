@@ -29,12 +29,11 @@ static void nvmev_admin_done(struct nvmev_dev *dev, const struct nvmev_admin_req
 			    ktime_get_ns());
 }
 
-/* Copy @len bytes of @buf to the host buffer of @req, or fail it. */
-static void nvmev_reply(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-			void *buf, u32 len)
+/* Copy @len bytes of @buf to the host buffer of @req: the status. */
+static u16 nvmev_reply(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		       void *buf, u32 len)
 {
-	nvmev_admin_done(dev, req, nvmev_prp_copy(dev, req->prp1, req->prp2, buf, len, true),
-			 0);
+	return nvmev_prp_copy(dev, req->prp1, req->prp2, buf, len, true);
 }
 
 static void nvmev_pad_copy(char *dst, const char *src, size_t n)
@@ -136,15 +135,15 @@ static void nvmev_identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_n
 	id->dmrsl = cpu_to_le32(min_t(u64, dev->ns.nsze, U32_MAX));
 }
 
-static void nvmev_identify(struct nvmev_dev *dev, const struct nvmev_admin_req *req)
+u16 nvmev_admin_identify(struct nvmev_dev *dev,
+			 const struct nvmev_admin_req *req, u32 *result)
 {
 	void *buf = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	u8 *p = buf;
+	u16 status;
 
-	if (!buf) {
-		nvmev_admin_done(dev, req, NVME_SC_INTERNAL, 0);
-		return;
-	}
+	if (!buf)
+		return NVME_SC_INTERNAL;
 	switch (req->cns) {
 	case NVME_ID_CNS_CTRL:
 		nvmev_identify_ctrl(dev, buf);
@@ -169,8 +168,9 @@ static void nvmev_identify(struct nvmev_dev *dev, const struct nvmev_admin_req *
 		nvmev_ns_ids(dev, p + 4, p + 4 + 8 + 4);
 		break;
 	}
-	nvmev_reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
+	status = nvmev_reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
 	kfree(buf);
+	return status;
 }
 
 /* SMART/Health Critical Warning bit 1: a temperature threshold is crossed */
@@ -234,16 +234,15 @@ static_assert(sizeof(struct nvme_effects_log) == 4096);
 static_assert(NVMEV_ERRLOG_ENTRIES * NVMEV_ERRLOG_ENTRY_BYTES <= SZ_4K);
 
 /* fields checked by nvmev_admin_parse(): a known log, offset inside it */
-static void nvmev_get_log_page(struct nvmev_dev *dev,
-			       const struct nvmev_admin_req *req)
+u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
+			     const struct nvmev_admin_req *req, u32 *result)
 {
+	u16 status = NVME_SC_INTERNAL;
 	u8 *page, *out;
 
 	page = kzalloc(SZ_4K, GFP_KERNEL);
-	if (!page) {
-		nvmev_admin_done(dev, req, NVME_SC_INTERNAL, 0);
-		return;
-	}
+	if (!page)
+		return status;
 	switch (req->lid) {
 	case NVME_LOG_ERROR:
 		nvmev_errlog_read(dev, page);
@@ -262,16 +261,15 @@ static void nvmev_get_log_page(struct nvmev_dev *dev,
 	}
 	/* bytes past the end of the page read as zero */
 	out = kvzalloc(req->log_len, GFP_KERNEL);
-	if (!out) {
-		nvmev_admin_done(dev, req, NVME_SC_INTERNAL, 0);
+	if (!out)
 		goto out;
-	}
 	memcpy(out, page + req->log_off,
 	       min_t(u64, req->log_len, req->log_size - req->log_off));
-	nvmev_reply(dev, req, out, req->log_len);
+	status = nvmev_reply(dev, req, out, req->log_len);
 	kvfree(out);
 out:
 	kfree(page);
+	return status;
 }
 
 static bool nvmev_set(const struct nvmev_admin_req *req)
@@ -357,8 +355,8 @@ u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 }
 
 /* Get and Set Features of a row of nvmev_features[], fields checked */
-static u16 nvmev_admin_features(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-				u32 *result)
+u16 nvmev_admin_features(struct nvmev_dev *dev,
+			 const struct nvmev_admin_req *req, u32 *result)
 {
 	const struct nvmev_feature *f = req->feat;
 
@@ -386,6 +384,56 @@ void nvmev_admin_reset(struct nvmev_dev *dev)
 	dev->ns.hints_enabled = false;	/* a host enables hints after each reset */
 }
 
+u16 nvmev_admin_create_cq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result)
+{
+	return nvmev_ctrl_create_cq(&dev->ctrl, req);
+}
+
+u16 nvmev_admin_create_sq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result)
+{
+	return nvmev_ctrl_create_sq(&dev->ctrl, req);
+}
+
+u16 nvmev_admin_delete_cq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result)
+{
+	return nvmev_ctrl_delete_cq(&dev->ctrl, req->qid);
+}
+
+u16 nvmev_admin_delete_sq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result)
+{
+	return nvmev_ctrl_delete_sq(&dev->ctrl, req->qid);
+}
+
+/* commands run to completion at once: nothing is abortable */
+u16 nvmev_admin_abort(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		      u32 *result)
+{
+	*result = 1;
+	return NVME_SC_SUCCESS;
+}
+
+/* held until an event occurs; none is generated yet */
+u16 nvmev_admin_async_event(struct nvmev_dev *dev,
+			    const struct nvmev_admin_req *req, u32 *result)
+{
+	if (dev->nr_aers > NVMEV_AERL)
+		return NVME_SC_ASYNC_LIMIT | NVME_STATUS_DNR;
+	dev->aer_cids[dev->nr_aers++] = req->cid;
+	dev->stats.admin_cmds++;
+	return NVMEV_SC_HELD;
+}
+
+u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
+			   const struct nvmev_admin_req *req, u32 *result)
+{
+	return NVME_SC_SUCCESS;
+}
+
+/* Parse, then the command's handler from its row of admin_cmds[]. */
 void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 {
 	struct nvmev_admin_req req;
@@ -393,48 +441,8 @@ void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 	u16 status;
 
 	status = nvmev_admin_parse(&dev->ns, sqe, &req);
-	if (status) {
-		nvmev_admin_done(dev, &req, status, 0);
-		return;
-	}
-	switch (req.opcode) {
-	case nvme_admin_identify:
-		nvmev_identify(dev, &req);
-		return;
-	case nvme_admin_get_log_page:
-		nvmev_get_log_page(dev, &req);
-		return;
-	case nvme_admin_set_features:
-	case nvme_admin_get_features:
-		status = nvmev_admin_features(dev, &req, &result);
-		break;
-	case nvme_admin_create_cq:
-		status = nvmev_ctrl_create_cq(&dev->ctrl, &req);
-		break;
-	case nvme_admin_create_sq:
-		status = nvmev_ctrl_create_sq(&dev->ctrl, &req);
-		break;
-	case nvme_admin_delete_sq:
-		status = nvmev_ctrl_delete_sq(&dev->ctrl, req.qid);
-		break;
-	case nvme_admin_delete_cq:
-		status = nvmev_ctrl_delete_cq(&dev->ctrl, req.qid);
-		break;
-	case nvme_admin_abort_cmd:
-		/* commands run to completion at once: nothing is abortable */
-		result = 1;
-		break;
-	case nvme_admin_async_event:
-		if (dev->nr_aers > NVMEV_AERL) {
-			status = NVME_SC_ASYNC_LIMIT | NVME_STATUS_DNR;
-			break;
-		}
-		/* held until an event occurs; none is generated yet */
-		dev->aer_cids[dev->nr_aers++] = req.cid;
-		dev->stats.admin_cmds++;
-		return;
-	default:		/* keep alive */
-		break;
-	}
-	nvmev_admin_done(dev, &req, status, result);
+	if (!status)
+		status = req.cmd->exec(dev, &req, &result);
+	if (status != NVMEV_SC_HELD)
+		nvmev_admin_done(dev, &req, status, result);
 }

@@ -125,46 +125,53 @@ static u16 nvmev_parse_dsm(const struct nvmev_ns_view *ns,
 
 #define NVMEV_EFFECTS_LBA_WRITE	(NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC)
 
+/* the handlers exist in the module only: userspace builds parse */
+#ifdef __KERNEL__
+#define EXEC(fn)	.exec = (fn)
+#else
+#define EXEC(fn)	.exec = NULL
+#endif
+
 /*
  * The I/O commands (NVM command set) the controller has: the checks of
- * their fields and their Command Effects log entry. nvmev_io_parse() and
- * the log take them from here only.
+ * their fields, their execution and their Command Effects log entry.
+ * nvmev_io_parse(), nvmev_io_execute() and the log take them from here
+ * only.
  */
-static const struct {
-	u8 opcode;
-	u32 effects;
-	u16 (*parse)(const struct nvmev_ns_view *ns,
-		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req);
-} io_cmds[] = {
-	{ nvme_cmd_flush, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush },
-	{ nvme_cmd_write, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw },
-	{ nvme_cmd_read, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw },
-	{ nvme_cmd_write_zeroes, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_write_zeroes },
-	{ nvme_cmd_dsm, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm },
+static const struct nvmev_io_cmd io_cmds[] = {
+	{ nvme_cmd_flush, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush,
+	  EXEC(nvmev_io_flush) },
+	{ nvme_cmd_write, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
+	  EXEC(nvmev_io_rw) },
+	{ nvme_cmd_read, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
+	  EXEC(nvmev_io_rw) },
+	{ nvme_cmd_write_zeroes, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_write_zeroes,
+	  EXEC(nvmev_io_write_zeroes) },
+	{ nvme_cmd_dsm, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm,
+	  EXEC(nvmev_io_dsm) },
 };
 
-static int nvmev_find_io_cmd(u8 opcode)
+static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode)
 {
-	int i;
+	u32 i;
 
-	for (i = 0; i < (int)ARRAY_SIZE(io_cmds); i++)
+	for (i = 0; i < ARRAY_SIZE(io_cmds); i++)
 		if (io_cmds[i].opcode == opcode)
-			return i;
-	return -1;
+			return &io_cmds[i];
+	return NULL;
 }
 
 u32 nvmev_io_effects(u8 opcode)
 {
-	int i = nvmev_find_io_cmd(opcode);
+	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(opcode);
 
-	return i < 0 ? 0 : io_cmds[i].effects;
+	return cmd ? cmd->effects : 0;
 }
 
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		   struct nvmev_io_req *req)
 {
 	u32 nsid = nvmev_dw(sqe, 1);
-	int i;
 
 	ftl_memset(req, 0, sizeof(*req));
 	req->opcode = nvmev_dw(sqe, 0) & 0xff;
@@ -176,10 +183,10 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 	if (nsid != NVMEV_NSID &&
 	    !(req->opcode == nvme_cmd_flush && nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
-	i = nvmev_find_io_cmd(req->opcode);
-	if (i < 0)
+	req->cmd = nvmev_find_io_cmd(req->opcode);
+	if (!req->cmd)
 		return DNR(NVME_SC_INVALID_OPCODE);
-	return io_cmds[i].parse(ns, sqe, req);
+	return req->cmd->parse(ns, sqe, req);
 }
 
 /* A range: context attributes, 32-bit length in LBAs, starting LBA. */
@@ -347,12 +354,6 @@ static u16 nvmev_check_hints(const struct nvmev_ns_view *ns,
 	return NVME_SC_SUCCESS;
 }
 
-#ifdef __KERNEL__
-#define EXEC(fn)	.exec = (fn)
-#else
-#define EXEC(fn)	.exec = NULL
-#endif
-
 #define CHANGE	NVMEV_FEAT_CHANGEABLE
 
 /* Get Features SEL=3 and Set Features accept these FIDs, and no other */
@@ -477,46 +478,48 @@ static u16 nvmev_parse_delete_queue(const struct nvmev_ns_view *ns,
 
 /*
  * The admin commands the controller has, with the checks of their fields
- * (NULL: none); the Command Effects log lists exactly these.
+ * (NULL: none) and their execution; the Command Effects log lists
+ * exactly these.
  */
-static const struct {
-	u8 opcode;
-	u16 (*parse)(const struct nvmev_ns_view *ns,
-		     const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
-} admin_cmds[] = {
-	{ nvme_admin_delete_sq, nvmev_parse_delete_queue },
-	{ nvme_admin_create_sq, nvmev_parse_create_queue },
-	{ nvme_admin_get_log_page, nvmev_parse_log_page },
-	{ nvme_admin_delete_cq, nvmev_parse_delete_queue },
-	{ nvme_admin_create_cq, nvmev_parse_create_queue },
-	{ nvme_admin_identify, nvmev_parse_identify },
-	{ nvme_admin_abort_cmd, NULL },
-	{ nvme_admin_set_features, nvmev_parse_features },
-	{ nvme_admin_get_features, nvmev_parse_features },
-	{ nvme_admin_async_event, NULL },
-	{ nvme_admin_keep_alive, NULL },
+static const struct nvmev_admin_cmd admin_cmds[] = {
+	{ nvme_admin_delete_sq, nvmev_parse_delete_queue,
+	  EXEC(nvmev_admin_delete_sq) },
+	{ nvme_admin_create_sq, nvmev_parse_create_queue,
+	  EXEC(nvmev_admin_create_sq) },
+	{ nvme_admin_get_log_page, nvmev_parse_log_page,
+	  EXEC(nvmev_admin_get_log_page) },
+	{ nvme_admin_delete_cq, nvmev_parse_delete_queue,
+	  EXEC(nvmev_admin_delete_cq) },
+	{ nvme_admin_create_cq, nvmev_parse_create_queue,
+	  EXEC(nvmev_admin_create_cq) },
+	{ nvme_admin_identify, nvmev_parse_identify, EXEC(nvmev_admin_identify) },
+	{ nvme_admin_abort_cmd, NULL, EXEC(nvmev_admin_abort) },
+	{ nvme_admin_set_features, nvmev_parse_features,
+	  EXEC(nvmev_admin_features) },
+	{ nvme_admin_get_features, nvmev_parse_features,
+	  EXEC(nvmev_admin_features) },
+	{ nvme_admin_async_event, NULL, EXEC(nvmev_admin_async_event) },
+	{ nvme_admin_keep_alive, NULL, EXEC(nvmev_admin_keep_alive) },
 };
 
-static int nvmev_find_admin_cmd(u8 opcode)
+static const struct nvmev_admin_cmd *nvmev_find_admin_cmd(u8 opcode)
 {
-	int i;
+	u32 i;
 
-	for (i = 0; i < (int)ARRAY_SIZE(admin_cmds); i++)
+	for (i = 0; i < ARRAY_SIZE(admin_cmds); i++)
 		if (admin_cmds[i].opcode == opcode)
-			return i;
-	return -1;
+			return &admin_cmds[i];
+	return NULL;
 }
 
 u32 nvmev_admin_effects(u8 opcode)
 {
-	return nvmev_find_admin_cmd(opcode) < 0 ? 0 : NVME_CMD_EFFECTS_CSUPP;
+	return nvmev_find_admin_cmd(opcode) ? NVME_CMD_EFFECTS_CSUPP : 0;
 }
 
 u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 		      const struct nvmev_sqe *sqe, struct nvmev_admin_req *req)
 {
-	int i;
-
 	ftl_memset(req, 0, sizeof(*req));
 	req->opcode = nvmev_dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
@@ -527,9 +530,8 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 	req->cdw11 = nvmev_dw(sqe, 11);
 	if (nvmev_uses_sgl(sqe))
 		return DNR(NVME_SC_INVALID_FIELD);
-	i = nvmev_find_admin_cmd(req->opcode);
-	if (i < 0)
+	req->cmd = nvmev_find_admin_cmd(req->opcode);
+	if (!req->cmd)
 		return DNR(NVME_SC_INVALID_OPCODE);
-	return admin_cmds[i].parse ? admin_cmds[i].parse(ns, sqe, req) :
-				     NVME_SC_SUCCESS;
+	return req->cmd->parse ? req->cmd->parse(ns, sqe, req) : NVME_SC_SUCCESS;
 }

@@ -42,8 +42,47 @@ struct nvmev_ns_view {
 	bool hints_enabled;		/* feature NVMEV_HINT_FID set by the host */
 };
 
+struct nvmev_io_req;
+struct nvmev_admin_req;
+struct nvmev_dev;
+
+/*
+ * What a command's handler returns when it completes the command itself,
+ * now or later (a held deallocation, an Asynchronous Event Request), in
+ * place of the status to complete it with. Not a status a host can see.
+ */
+#define NVMEV_SC_HELD	0xffff
+
+/*
+ * An NVM command the controller has: a row of io_cmds[] (nvmev_cmd.c),
+ * the one list that gives its opcode's field checks, its execution and
+ * its Command Effects log entry. @exec lives in nvmev_io.c and is NULL
+ * in userspace builds, which only parse.
+ */
+struct nvmev_io_cmd {
+	u8 opcode;
+	u32 effects;
+	u16 (*parse)(const struct nvmev_ns_view *ns,
+		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req);
+	/* status, or NVMEV_SC_HELD; *@due: when the model says it is done */
+	u16 (*exec)(struct nvmev_dev *dev, u16 sqid,
+		    const struct nvmev_io_req *req, u64 *due);
+};
+
+/* An admin command the controller has: a row of admin_cmds[], likewise. */
+struct nvmev_admin_cmd {
+	u8 opcode;
+	/* the fields' checks; NULL: it has none */
+	u16 (*parse)(const struct nvmev_ns_view *ns,
+		     const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
+	/* status, or NVMEV_SC_HELD; *@result: the completion's dword 0 */
+	u16 (*exec)(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		    u32 *result);
+};
+
 /* An NVM command, checked. */
 struct nvmev_io_req {
+	const struct nvmev_io_cmd *cmd;	/* its row; set when it is known */
 	u8 opcode;
 	u16 cid;
 	u64 prp1, prp2;
@@ -51,9 +90,6 @@ struct nvmev_io_req {
 	u32 nr_ranges;			/* Dataset Management: ranges to fetch */
 	bool hint_bits_ignored;		/* hint bits set, feature not enabled */
 };
-
-struct nvmev_admin_req;
-struct nvmev_dev;
 
 /* Get Features SEL=3, the capabilities of a feature */
 #define NVMEV_FEAT_SAVEABLE	0x1	/* none is */
@@ -99,10 +135,41 @@ u16 nvmev_feat_irq_config(struct nvmev_dev *dev,
 			  const struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 		     u32 *result);
+/* nvmev_admin.c: the admin commands' handlers */
+u16 nvmev_admin_identify(struct nvmev_dev *dev,
+			 const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
+			     const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_features(struct nvmev_dev *dev,
+			 const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_create_cq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_create_sq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_delete_cq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_delete_sq(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_abort(struct nvmev_dev *dev,
+		      const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_async_event(struct nvmev_dev *dev,
+			    const struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
+			   const struct nvmev_admin_req *req, u32 *result);
+/* nvmev_io.c: the NVM commands' handlers */
+u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
+		   const struct nvmev_io_req *req, u64 *due);
+u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
+		const struct nvmev_io_req *req, u64 *due);
+u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			  const struct nvmev_io_req *req, u64 *due);
+u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
+		 const struct nvmev_io_req *req, u64 *due);
 #endif
 
 /* An admin command, checked as far as fields alone allow. */
 struct nvmev_admin_req {
+	const struct nvmev_admin_cmd *cmd;	/* its row; set when it is known */
 	u8 opcode;
 	u16 cid;
 	u64 prp1, prp2;

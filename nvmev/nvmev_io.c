@@ -167,7 +167,14 @@ full:
 	return NVME_SC_CAP_EXCEEDED | NVME_STATUS_DNR;
 }
 
-static u16 nvmev_rw(struct nvmev_dev *dev, const struct nvmev_io_req *req, u64 *due)
+u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
+		   const struct nvmev_io_req *req, u64 *due)
+{
+	return nvmev_model_cmd(dev, &req->model, due);
+}
+
+u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
+		const struct nvmev_io_req *req, u64 *due)
 {
 	bool write = req->opcode == nvme_cmd_write;
 	u64 units = req->model.len >> 9;	/* SMART counts 512-byte units */
@@ -282,8 +289,9 @@ static void nvmev_trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
 	nvmev_trim_complete(dev, t, t->status);
 }
 
-static void nvmev_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			       const struct nvmev_io_req *req)
+/* the data is deallocated (it reads as zeroes), in slices if it is long */
+u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			  const struct nvmev_io_req *req, u64 *due)
 {
 	struct nvmev_trim t = {
 		.sqid = sqid,
@@ -296,10 +304,12 @@ static void nvmev_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 	if (t.status)
 		t.end = t.off;
 	nvmev_trim_run(dev, &t);
+	return NVMEV_SC_HELD;
 }
 
 /* Fetch and check the ranges, time them in the model, then deallocate. */
-static void nvmev_dsm(struct nvmev_dev *dev, u16 sqid, const struct nvmev_io_req *req)
+u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
+		 const struct nvmev_io_req *req, u64 *due)
 {
 	const struct nvmev_ns_view *ns = &dev->ns;
 	struct nvmev_trim t = {
@@ -321,17 +331,18 @@ static void nvmev_dsm(struct nvmev_dev *dev, u16 sqid, const struct nvmev_io_req
 		t.status = nvmev_dsm_check(ns, t.ranges, nr);
 	for (i = 0; !t.status && i < nr; i++) {
 		struct ftl_cmd c = { .op = FTL_OP_TRIM };
-		u64 due;
+		u64 range_due;
 
 		nvmev_dsm_range(ns, t.ranges, i, &c.off, &c.len);
 		if (!c.len)
 			continue;
-		t.status = nvmev_model_cmd(dev, &c, &due);
-		t.due_ns = max(t.due_ns, due);
+		t.status = nvmev_model_cmd(dev, &c, &range_due);
+		t.due_ns = max(t.due_ns, range_due);
 	}
 	/* a command that fails deallocates nothing */
 	t.nr = t.status ? 0 : nr;
 	nvmev_trim_run(dev, &t);
+	return NVMEV_SC_HELD;
 }
 
 int nvmev_io_background(struct nvmev_dev *dev)
@@ -404,23 +415,10 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 
 	status = nvmev_io_parse(&dev->ns, sqe, &req);
 	dev->stats.io_cmds[req.opcode]++;
-	if (!status) {
-		switch (req.opcode) {
-		case nvme_cmd_read:
-		case nvme_cmd_write:
-			status = nvmev_rw(dev, &req, &due);
-			break;
-		case nvme_cmd_write_zeroes:
-			nvmev_write_zeroes(dev, sqid, &req);
-			return;
-		case nvme_cmd_dsm:
-			nvmev_dsm(dev, sqid, &req);
-			return;
-		default:		/* flush */
-			status = nvmev_model_cmd(dev, &req.model, &due);
-			break;
-		}
-	}
+	if (!status)
+		status = req.cmd->exec(dev, sqid, &req, &due);
+	if (status == NVMEV_SC_HELD)
+		return;
 	if (status) {
 		dev->stats.io_errors++;
 		nvmev_errlog_io(dev, sqid, sqe, status);
