@@ -36,7 +36,8 @@
 	X(capacity_mib, 0, 0, 16777216,					\
 	  "user-visible capacity in MiB; 0 = from blocks_per_plane, or if "	\
 	  "that is 0 too the program's default (nvmev-sim: 4096, "	\
-	  "nvmev.ko: all of memmap_size, or 4096 with memmap_size=1M)") \
+	  "nvmev.ko: 4096 with the data in pages, else all of "	\
+	  "memmap_size)")						\
 	X(op_percent, 7, 1, 90,						\
 	  "over-provisioning: percent of flash hidden from the host")	\
 	X(granularity_bytes, 0, 0, 1073741824,				\

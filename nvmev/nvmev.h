@@ -3,7 +3,9 @@
  * nvmev: shared definitions of the virtual NVMe controller.
  *
  * Layers, each in its own file, as in drivers/nvme/target:
+ *   nvmev_mem.c     the registers' memory: memmap= or a memory block
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
+ *   nvmev_msi.c     an MSI domain of our own when the kernel has none
  *   nvmev_ctrl.c    registers, queues, doorbells, completions (portable,
  *                   fuzzed in userspace as a state machine)
  *   nvmev_worker.c  the controller thread that drives it
@@ -19,9 +21,12 @@
 #ifndef NVMEV_H
 #define NVMEV_H
 
+#include <linux/irq_work.h>
+#include <linux/msi.h>
 #include <linux/mutex.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -80,6 +85,15 @@ struct nvmev_host_ram {
 	u32 nr;
 };
 
+/* a vector raised in the module's own MSI domain (nvmev_msi.c) */
+struct nvmev_msi_vec {
+	call_single_data_t csd;		/* raised on another CPU */
+	struct irq_work work;		/* raised on this one */
+	unsigned int virq;		/* its Linux interrupt when raised */
+	unsigned long pending;		/* bit 0: raised, handler not begun */
+	atomic_t inflight;		/* raises not yet delivered */
+};
+
 /* the namespace's bytes (nvmev_store.c): linear, or a page per unit */
 struct nvmev_store {
 	u8 *linear;			/* the memmap= data area, or NULL */
@@ -93,9 +107,14 @@ struct nvmev_store {
 struct nvmev_dev {
 	/* configuration */
 	struct ftl_config cfg;
-	u64 memmap_start;
+	u64 memmap_start;		/* the registers' memory (nvmev_mem.c) */
 	u64 memmap_size;
-	bool paged;			/* data in kernel pages (memmap_size=1M) */
+	const char *memmap_start_arg;	/* as given, for messages */
+	const char *memmap_size_arg;
+	bool block;			/* a memory block taken from the kernel */
+	int block_nid;			/* its node, to give it back */
+	struct resource block_res;	/* the hole it left, as a resource */
+	bool paged;			/* data in kernel pages */
 	struct nvmev_params params;	/* nvmev_params.h, checked at load */
 
 	/* PCI side */
@@ -110,7 +129,11 @@ struct nvmev_dev {
 	/* vectors raised while masked (worker only), mirrored in the PBA */
 	DECLARE_BITMAP(msix_pending, NVMEV_NR_VECTORS);
 	u32 nr_msix_pending;
-	struct resource *reservation;	/* the "Reserved" range memmap= made */
+	/* MSI-X in a domain of ours when the kernel has none (nvmev_msi.c) */
+	struct irq_domain *msi_domain;
+	struct msi_domain_info msi_info;
+	struct nvmev_msi_vec msi_vec[NVMEV_NR_VECTORS];
+	struct resource *reservation;	/* memmap='s "Reserved", or block_res */
 	struct resource *claim;		/* all of it but BAR0, claimed busy */
 	void __iomem *bar;		/* BAR0 = first pages of memmap */
 	void *storage;			/* memmap= data area, or NULL */
@@ -149,6 +172,11 @@ struct nvmev_dev {
 };
 
 /* nvmev_pci.c */
+/* nvmev_msi.c: MSI-X without the kernel's MSI domain */
+int nvmev_msi_init(struct nvmev_dev *dev);
+void nvmev_msi_exit(struct nvmev_dev *dev);
+void nvmev_msi_raise(struct nvmev_dev *dev, u16 vector, unsigned int virq);
+
 int nvmev_pci_create(struct nvmev_dev *dev);
 void nvmev_pci_remove(struct nvmev_dev *dev);
 void nvmev_pci_release(struct nvmev_dev *dev);
@@ -167,6 +195,10 @@ int nvmev_worker_start(struct nvmev_dev *dev);
 void nvmev_worker_stop(struct nvmev_dev *dev);
 
 /* nvmev_host.c */
+/* nvmev_mem.c: the memory under BAR0 (and a memmap= data area) */
+int nvmev_mem_claim(struct nvmev_dev *dev);
+void nvmev_mem_release(struct nvmev_dev *dev);
+
 int nvmev_host_init(struct nvmev_dev *dev);
 void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);

@@ -89,7 +89,8 @@ static void nvmev_ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
 				     0x01 };
 
 	memcpy(nguid, base, 16);
-	put_unaligned_be64(dev->memmap_start, nguid + 8);
+	/* stable across loads, whatever memory the registers take */
+	put_unaligned_be64(dev->sysdata.domain, nguid + 8);
 	memcpy(eui64, base, 8);
 }
 

@@ -31,8 +31,9 @@ static int nvmev_geometry_show(struct seq_file *m, void *v)
 	seq_printf(m, "physical_bytes=%llu\n", g->phys_units * FTL_MAP_UNIT);
 	seq_printf(m, "lba_bytes=%u\n", 1u << dev->ns.lba_shift);
 	seq_printf(m, "namespace_lbas=%llu\n", dev->ns.nsze);
-	seq_printf(m, "memmap_start=%#llx\nmemmap_size=%#llx\n",
-		   dev->memmap_start, dev->memmap_size);
+	/* the registers' memory: a memory block taken at load, or memmap= */
+	seq_printf(m, "memmap_start=%#llx\nmemmap_size=%#llx\nmemory_block=%d\n",
+		   dev->memmap_start, dev->memmap_size, dev->block);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvmev_geometry);

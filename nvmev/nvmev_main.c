@@ -3,9 +3,11 @@
  * nvmev: a virtual NVMe SSD.
  *
  * Module parameters give the drive's geometry and timing (the table in
- * ftl/ftl_config.h) and the RAM it lives in (memmap_start, memmap_size:
- * a range hidden from the kernel with memmap=SIZE$START, which holds the
- * registers and, unless it is only their 1 MiB, the data). Loading checks
+ * ftl/ftl_config.h) and the RAM it lives in: by default a memory block
+ * taken from the kernel at load for the registers and kernel pages for
+ * the data; or a range hidden from the kernel with memmap=SIZE$START
+ * (memmap_start, memmap_size), which holds the registers and, unless it
+ * is only their 1 MiB, the data (nvmev_mem.c). Loading checks
  * every value, builds the flash model, starts the controller thread and
  * plugs a PCIe NVMe function into a private PCI domain, where the stock
  * nvme driver finds it. Unloading undoes this in reverse order.
@@ -37,10 +39,10 @@ FTL_CONFIG_PARAMS(NVMEV_PARAM)
 
 static char *memmap_start;
 module_param(memmap_start, charp, 0444);
-MODULE_PARM_DESC(memmap_start, "physical start of the memmap= reservation, e.g. 1G (required)");
+MODULE_PARM_DESC(memmap_start, "physical start of a memmap= reservation, e.g. 1G; unset (with memmap_size): the registers take a memory block from the kernel and the data lives in kernel pages");
 static char *memmap_size;
 module_param(memmap_size, charp, 0444);
-MODULE_PARM_DESC(memmap_size, "size of the reservation, e.g. 512M; the first MiB holds the controller registers, the rest the data; 1M: the data lives in kernel pages (required)");
+MODULE_PARM_DESC(memmap_size, "size of the reservation, e.g. 512M; the first MiB holds the controller registers, the rest the data; 1M: the data lives in kernel pages");
 static struct nvmev_params nvmev_params = {
 #define NVMEV_PARAM_DEFAULT(name, def, min, max, desc) .name = (def),
 	NVMEV_PARAMS(NVMEV_PARAM_DEFAULT)
@@ -72,7 +74,7 @@ static int nvmev_parse_size(const char *name, const char *s, u64 *out)
 	char *end;
 
 	if (!s || !*s) {
-		pr_err("%s is required (the range reserved with memmap=SIZE$START)\n",
+		pr_err("%s is missing: memmap_start and memmap_size name a memmap=SIZE$START reservation together (neither: no reservation needed)\n",
 		       name);
 		return -EINVAL;
 	}
@@ -84,13 +86,22 @@ static int nvmev_parse_size(const char *name, const char *s, u64 *out)
 	return 0;
 }
 
-/* Check the module's own parameters (the model checks its table). */
-static int nvmev_check_params(struct nvmev_dev *dev)
+/*
+ * Where the registers (and maybe the data) live: a memmap= reservation
+ * named by both memmap_* parameters, or with neither a memory block taken
+ * at load (nvmev_mem.c) and the data in kernel pages.
+ */
+static int nvmev_check_memmap(struct nvmev_dev *dev)
 {
-	const struct nvmev_params *p = &nvmev_params;
-	unsigned int i;
 	int ret;
 
+	dev->memmap_start_arg = memmap_start;
+	dev->memmap_size_arg = memmap_size;
+	if (!memmap_start && !memmap_size) {
+		dev->block = true;
+		dev->paged = true;
+		return 0;
+	}
 	ret = nvmev_parse_size("memmap_start", memmap_start, &dev->memmap_start);
 	if (ret)
 		return ret;
@@ -110,6 +121,19 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	}
 	/* the register area alone: the data goes to kernel pages */
 	dev->paged = dev->memmap_size == NVMEV_STORAGE_OFFSET;
+	return 0;
+}
+
+/* Check the module's own parameters (the model checks its table). */
+static int nvmev_check_params(struct nvmev_dev *dev)
+{
+	const struct nvmev_params *p = &nvmev_params;
+	unsigned int i;
+	int ret;
+
+	ret = nvmev_check_memmap(dev);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(nvmev_param_ranges); i++) {
 		const struct nvmev_param_range *r = &nvmev_param_ranges[i];
 
@@ -128,7 +152,7 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 		return -EINVAL;
 	}
 	if (p->data_max_mib && !dev->paged) {
-		pr_err("data_max_mib=%d caps page-backed data, but memmap_size=%s holds the data: use memmap_size=1M, or drop data_max_mib\n",
+		pr_err("data_max_mib=%d caps page-backed data, but memmap_size=%s holds the data: use memmap_size=1M or neither memmap_* parameter, or drop data_max_mib\n",
 		       p->data_max_mib, memmap_size);
 		return -EINVAL;
 	}
@@ -136,157 +160,6 @@ static int nvmev_check_params(struct nvmev_dev *dev)
 	dev->ns.lba_shift = ilog2(p->lba_bytes);
 	dev->sysdata.domain = p->pci_domain;
 	return 0;
-}
-
-/* What the resource tree has in the range, for the refusal's one line. */
-struct nvmev_iomem_scan {
-	u64 at;				/* next address not yet seen */
-	u64 start, end;			/* the first thing wrong: [start, end] */
-	const char *what;
-	bool reserved;			/* a Reserved range was seen */
-};
-
-/* walk_iomem_res_desc(): the top-level resources, in address order */
-static int nvmev_scan_top(struct resource *res, void *arg)
-{
-	struct nvmev_iomem_scan *s = arg;
-
-	if (res->start > s->at) {
-		s->what = "a hole (no resource)";
-		s->start = s->at;
-		s->end = res->start - 1;
-		return 1;
-	}
-	if (res->desc == IORES_DESC_RESERVED && !s->reserved) {
-		s->reserved = true;
-		s->at = res->end + 1;
-		return 0;
-	}
-	s->what = s->reserved ? "a second resource" :
-				"a resource that is not Reserved";
-	s->start = res->start;
-	s->end = res->end;
-	return 1;
-}
-
-/* a resource some driver claimed (busy) */
-static int nvmev_scan_busy(struct resource *res, void *arg)
-{
-	struct nvmev_iomem_scan *s = arg;
-
-	s->what = "a range in use by a driver";
-	s->start = res->start;
-	s->end = res->end;
-	return 1;
-}
-
-/* what is wrong: the resource tree's view, else @what (or a claim) */
-static void nvmev_explain_reservation(struct nvmev_dev *dev, const char *what)
-{
-	u64 end = dev->memmap_start + dev->memmap_size - 1;
-	struct nvmev_iomem_scan s = { .at = dev->memmap_start };
-
-	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, dev->memmap_start,
-			    end, &s, nvmev_scan_top);
-	if (!s.what && s.at <= end) {
-		s.what = "a hole (no resource)";
-		s.start = s.at;
-		s.end = end;
-	}
-	if (!s.what)
-		walk_iomem_res_desc(IORES_DESC_NONE,
-				    IORESOURCE_MEM | IORESOURCE_BUSY,
-				    dev->memmap_start, end, &s, nvmev_scan_busy);
-	if (!s.what) {
-		s.what = what ?: "a range claimed inside the reservation";
-		s.start = dev->memmap_start;
-		s.end = end;
-	}
-	pr_err("memmap_start=%s memmap_size=%s is not (entirely) a memmap= reservation: %s at %#llx-%#llx (see /proc/iomem); boot with memmap=%s$%s\n",
-	       memmap_start, memmap_size, s.what, s.start, s.end, memmap_size,
-	       memmap_start);
-}
-
-/*
- * memmap=SIZE$START turns RAM into "Reserved" in the kernel's E820 table;
- * the firmware's own table still has it as RAM. A range the firmware
- * reserved (or did not map) is not memory memmap= set aside.
- */
-static bool nvmev_firmware_ram(u64 start, u64 size)
-{
-	static const enum e820_type not_ram[] = {
-		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
-		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
-		E820_TYPE_SOFT_RESERVED, E820_TYPE_RESERVED_KERN,
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
-		if (e820__mapped_raw_any(start, start + size, not_ram[i]))
-			return false;
-	return e820__mapped_raw_any(start, start + size, E820_TYPE_RAM);
-}
-
-/*
- * Refuse to touch memory that is not ours: the whole range must lie in one
- * "Reserved" resource (what memmap=SIZE$START makes) with nothing else
- * claimed inside it, and be RAM to the firmware. It is claimed for the
- * module at once: everything after BAR0 busy here (dev->claim), BAR0's
- * 16 KiB by nvmev_pci_create() as the PCI function's BAR (the nvme driver
- * requests that; it could not below a busy parent).
- */
-static int nvmev_claim_reservation(struct nvmev_dev *dev)
-{
-	u64 start = dev->memmap_start, size = dev->memmap_size;
-	struct resource *claim, *bar = NULL;
-	const char *what = NULL;
-
-	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_DISJOINT) {
-		pr_err("memmap_start=%s memmap_size=%s overlaps System RAM: boot with memmap=%s$%s\n",
-		       memmap_start, memmap_size, memmap_size, memmap_start);
-		return -EINVAL;
-	}
-	/*
-	 * request_mem_region() succeeds only inside non-busy resources and
-	 * where nothing else is; its parent tells which resource that is.
-	 */
-	claim = request_mem_region(start + NVMEV_BAR_SIZE,
-				   size - NVMEV_BAR_SIZE, KBUILD_MODNAME);
-	if (!claim)
-		goto refuse;
-	if (claim->parent == &iomem_resource ||
-	    claim->parent->desc != IORES_DESC_RESERVED)
-		goto err_claim;
-	/* BAR0's part: free in the same reservation (nvmev_pci_create()) */
-	bar = request_mem_region(start, NVMEV_BAR_SIZE, KBUILD_MODNAME);
-	if (!bar || bar->parent != claim->parent)
-		goto err_bar;
-	if (!nvmev_firmware_ram(start, size)) {
-		what = "firmware's reserved memory (memmap= reserves RAM)";
-		goto err_bar;
-	}
-	release_mem_region(start, NVMEV_BAR_SIZE);
-	dev->reservation = claim->parent;
-	dev->claim = claim;
-	return 0;
-
-err_bar:
-	if (bar)
-		release_mem_region(start, NVMEV_BAR_SIZE);
-err_claim:
-	release_mem_region(start + NVMEV_BAR_SIZE, size - NVMEV_BAR_SIZE);
-refuse:
-	nvmev_explain_reservation(dev, what);
-	return -EINVAL;
-}
-
-static void nvmev_release_reservation(struct nvmev_dev *dev)
-{
-	release_mem_region(dev->memmap_start + NVMEV_BAR_SIZE,
-			   dev->memmap_size - NVMEV_BAR_SIZE);
-	dev->claim = NULL;
-	dev->reservation = NULL;
 }
 
 static int nvmev_create_model(struct nvmev_dev *dev)
@@ -386,7 +259,7 @@ static int __init nvmev_init(void)
 	ret = nvmev_check_params(dev);
 	if (ret)
 		goto err_free;
-	ret = nvmev_claim_reservation(dev);
+	ret = nvmev_mem_claim(dev);
 	if (ret)
 		goto err_free;
 	ret = nvmev_create_model(dev);
@@ -399,8 +272,8 @@ static int __init nvmev_init(void)
 	 */
 	dev->bar = ioremap(dev->memmap_start, NVMEV_BAR_SIZE);
 	if (!dev->bar) {
-		pr_err("cannot map the register area at memmap_start=%s\n",
-		       memmap_start);
+		pr_err("cannot map the register area at %#llx\n",
+		       dev->memmap_start);
 		ret = -ENOMEM;
 		goto err_model;
 	}
@@ -441,7 +314,7 @@ err_bar:
 err_model:
 	ftl_destroy(dev->ftl);
 err_claim:
-	nvmev_release_reservation(dev);
+	nvmev_mem_release(dev);
 err_free:
 	kfree(dev);
 	return ret;
@@ -464,7 +337,7 @@ static void __exit nvmev_exit(void)
 	nvmev_destroy_store(dev);
 	iounmap(dev->bar);
 	ftl_destroy(dev->ftl);
-	nvmev_release_reservation(dev);
+	nvmev_mem_release(dev);
 	kfree(dev);
 }
 

@@ -44,8 +44,9 @@
 	X(pci_domain, 32256, 1, 65535,					\
 	  "PCI domain of the virtual bus (32256 = 0x7e00)")		\
 	X(data_max_mib, 0, 0, NVMEV_MAX_DATA_MIB,			\
-	  "page-backed data (memmap_size=1M): most RAM the written "	\
-	  "data may take, MiB; 0 = half the memory available at load")
+	  "page-backed data (the default; memmap_size=1M): most RAM "	\
+	  "the written data may take, MiB; 0 = half the memory "	\
+	  "available at load")
 
 struct nvmev_params {
 #define NVMEV_PARAM_FIELD(name, def, min, max, desc) int name;

@@ -2,13 +2,16 @@
 /*
  * The virtual PCI bus: a root bus in its own PCI domain holding one NVMe
  * endpoint whose configuration space lives in nvmev_dev.cfg_space and
- * whose BAR0 is the first pages of the memmap= reservation. The stock
+ * whose BAR0 is the first pages of the registers' memory (nvmev_mem.c:
+ * a memory block taken from the kernel, or memmap=). The stock
  * nvme driver binds to it by class code; its MMIO writes land in RAM that
  * the worker thread polls.
  *
  * Interrupts: the host programs MSI-X as usual; the device raises vector
  * N by retriggering the Linux irq the MSI core allocated for it, which on
- * x86 (with interrupt remapping off) sends that vector to its CPU. A vector
+ * x86 sends that vector to its CPU; with interrupt remapping on, the
+ * kernel has no MSI domain for this bus and the module gives it one of
+ * its own (nvmev_msi.c). A vector
  * raised while masked (or while Bus Master Enable is off: an MSI-X message
  * is a memory write) is kept pending in the PBA and sent on unmask.
  *
@@ -219,6 +222,10 @@ static void nvmev_msix_send(struct nvmev_dev *dev, u16 vector)
 	virq = msi_get_virq(&dev->pdev->dev, vector);
 	if (!virq)
 		return;
+	if (dev->msi_domain) {
+		nvmev_msi_raise(dev, vector, virq);
+		return;
+	}
 	d = irq_get_irq_data(virq);
 	if (d && d->chip && d->chip->irq_retrigger)
 		d->chip->irq_retrigger(d);
@@ -385,8 +392,12 @@ int nvmev_pci_create(struct nvmev_dev *dev)
 		ret = -ENODEV;
 		goto err_bus;
 	}
+	ret = nvmev_msi_init(dev);
+	if (ret)
+		goto err_put;
 	/*
-	 * The BAR lies inside the "Reserved" range memmap= created, where the
+	 * The BAR lies inside the registers' memory (memmap='s "Reserved"
+	 * range or the removed block's resource), where the
 	 * load check found its 16 KiB free (dev->claim holds the rest); nest
 	 * it there so the driver's request_mem_region() and our teardown see
 	 * a properly claimed resource. The PCI core releases it when the
@@ -415,6 +426,7 @@ err_put:
 err_bus:
 	nvmev_remove_root_bus(dev->bus);
 	dev->bus = NULL;
+	nvmev_msi_exit(dev);
 	return ret;
 }
 
@@ -433,9 +445,10 @@ void nvmev_pci_remove(struct nvmev_dev *dev)
 	dev->bus = NULL;
 }
 
-/* After the worker stopped: drop the function. */
+/* After the worker stopped: drop the function, then its MSI domain. */
 void nvmev_pci_release(struct nvmev_dev *dev)
 {
 	pci_dev_put(dev->pdev);
 	dev->pdev = NULL;
+	nvmev_msi_exit(dev);
 }

@@ -22,8 +22,11 @@
 # the guest gets that much RAM more than 1.5 GiB. The experiments' paper
 # scale needs it: SQLITE_ROWS=10000 writes ~1.5 GiB (GUEST_DRIVE_MIB=2048).
 # GUEST_MACHINE=q35 boots QEMU's q35 machine (PCIe, an ECAM window)
-# instead of the default i440fx. The guest kernel gets iomem=relaxed: the
-# PCI tests read and write BAR0 through /dev/mem with the nvme driver bound.
+# instead of the default i440fx. GUEST_IOMMU=1 (with q35) adds an Intel
+# IOMMU with interrupt remapping on (intel-iommu,intremap=on), which the
+# kernel then enables by default; otherwise the guest boots with
+# intremap=off. The guest kernel gets iomem=relaxed: the PCI tests read
+# and write BAR0 through /dev/mem with the nvme driver bound.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
@@ -41,6 +44,17 @@ case ${GUEST_MACHINE:-} in
 '') ;;
 q35 | pc) machine=(-M "$GUEST_MACHINE") ;;
 *) echo "guest-test: GUEST_MACHINE=$GUEST_MACHINE is not q35 or pc" >&2; exit 2 ;;
+esac
+intremap=intremap=off
+case ${GUEST_IOMMU:-0} in
+0) ;;
+1)
+	[ "${GUEST_MACHINE:-}" = q35 ] ||
+		{ echo "guest-test: GUEST_IOMMU=1 needs GUEST_MACHINE=q35" >&2; exit 2; }
+	machine+=(-device "intel-iommu,intremap=on")
+	intremap=
+	;;
+*) echo "guest-test: GUEST_IOMMU=$GUEST_IOMMU is not 0 or 1" >&2; exit 2 ;;
 esac
 mkdir -p "$build"
 
@@ -87,7 +101,7 @@ status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=${drive_mib}M\$1G intremap=off iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 memmap=${drive_mib}M\$1G $intremap iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then

@@ -3,7 +3,8 @@
 #   unit     GoogleTest + CLI tests under ASan/UBSan (ctest)
 #   release  the optimised build (-O2 warnings differ) and the experiments
 #   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
-#   guest    nvmev.ko in a QEMU guest running Debian's kernel
+#   guest    nvmev.ko in a QEMU guest running Debian's kernel; then a q35
+#            guest with interrupt remapping on (the iommu tests)
 #   patched  the kernel built with host-patches/ (ext4 hints) in a guest
 #   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
 #            the functional guest tests; any kernel report fails
@@ -91,7 +92,12 @@ release() {
 run_tier release release
 run_tier kbuild scripts/kbuild-check.sh
 run_tier fuzz scripts/fuzz.sh
-guest() { GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} scripts/guest-test.sh; }
+# the stock tests, then those that must also hold with x86 interrupt
+# remapping on (q35 with an Intel IOMMU)
+guest() {
+	GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} scripts/guest-test.sh &&
+		GUEST_MACHINE=q35 GUEST_IOMMU=1 scripts/guest-test.sh iommu
+}
 run_tier guest guest
 patched() {
 	local tree

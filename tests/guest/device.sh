@@ -4,7 +4,7 @@
 # commands, resets and removal, GC, timing, and the device side of the
 # placement hints.
 
-# tiers: stock patched debug debug_long
+# tiers: stock patched debug debug_long iommu
 test_smoke() {
 	check "insmod" load_nvmev || return 1
 	check "read 1 MiB" dd if=/dev/nvme0n1 of=/dev/null bs=1M count=1
@@ -111,7 +111,8 @@ test_bad_params() {
 	check "too big for memmap" bad_insmod "does not fit memmap_size" $m capacity_mib=$((NVMEV_DRIVE_MIB * 2))
 	check "lba_bytes" bad_insmod "lba_bytes=1000 must be 512 or 4096" $m lba_bytes=1000
 	check "cpu" bad_insmod "cpu=64 is not an online CPU" $m cpu=64
-	check "no memmap_start" bad_insmod "memmap_start is required" memmap_size=512M
+	check "no memmap_start" bad_insmod "memmap_start is missing" memmap_size=512M
+	check "no memmap_size" bad_insmod "memmap_size is missing" memmap_start=1G
 	check "bad size" bad_insmod "memmap_size=12Q is not a size" memmap_start=1G memmap_size=12Q
 	check "unaligned" bad_insmod "memmap_size=3000K must be a non-zero multiple of 1 MiB" memmap_start=1G memmap_size=3000K
 	check "system RAM" bad_insmod "overlaps System RAM" memmap_start=256M memmap_size=64M

@@ -23,7 +23,7 @@ test_ext4_verify() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug_long
+# tiers: stock debug_long iommu
 test_raw_verify() {
 	check "insmod" load_nvmev || return 1
 	check "fio raw verify" fio --name=raw --filename=/dev/nvme0n1 --size=64M --bs=128k \
@@ -33,7 +33,7 @@ test_raw_verify() {
 	check "rmmod" unload_nvmev
 }
 
-# tiers: stock debug_long
+# tiers: stock debug_long iommu
 test_polled() {
 	check "insmod" load_nvmev || return 1
 	check "poll queue exists" [ "$(cat /sys/block/nvme0n1/queue/io_poll)" = 1 ]

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The physical memory the device's registers live in, and with memmap=
+ * its data too. The host's nvme driver ioremap()s BAR0 and requests it
+ * as a region, which it can only do outside System RAM (that resource is
+ * busy): the registers need memory the kernel does not manage.
+ *
+ *  - memmap_start/memmap_size: a range the user hid from the kernel at
+ *    boot with memmap=SIZE$START. Checked to be exactly that, claimed.
+ *  - neither (the default): one memory block taken away from the running
+ *    kernel with offline_and_remove_memory(), as virtio-mem unplugs
+ *    memory, and given back with add_memory() at unload. Its first 16 KiB
+ *    are BAR0; the data lives in kernel pages (nvmev_store.c). The
+ *    kernel's own checks decide which block can go: one holding
+ *    unmovable pages is refused at once and stays online.
+ *
+ * Either way the range ends up as a non-busy resource of its own
+ * (dev->reservation), everything after BAR0 claimed busy (dev->claim) and
+ * BAR0 left for nvmev_pci_create() to nest as the function's BAR.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ioport.h>
+#include <linux/memory.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <asm/e820/api.h>
+
+#include "nvmev.h"
+
+/* What the resource tree has in the range, for the refusal's one line. */
+struct nvmev_iomem_scan {
+	u64 at;				/* next address not yet seen */
+	u64 start, end;			/* the first thing wrong: [start, end] */
+	const char *what;
+	bool reserved;			/* a Reserved range was seen */
+};
+
+/* walk_iomem_res_desc(): the top-level resources, in address order */
+static int nvmev_scan_top(struct resource *res, void *arg)
+{
+	struct nvmev_iomem_scan *s = arg;
+
+	if (res->start > s->at) {
+		s->what = "a hole (no resource)";
+		s->start = s->at;
+		s->end = res->start - 1;
+		return 1;
+	}
+	if (res->desc == IORES_DESC_RESERVED && !s->reserved) {
+		s->reserved = true;
+		s->at = res->end + 1;
+		return 0;
+	}
+	s->what = s->reserved ? "a second resource" :
+				"a resource that is not Reserved";
+	s->start = res->start;
+	s->end = res->end;
+	return 1;
+}
+
+/* a resource some driver claimed (busy) */
+static int nvmev_scan_busy(struct resource *res, void *arg)
+{
+	struct nvmev_iomem_scan *s = arg;
+
+	s->what = "a range in use by a driver";
+	s->start = res->start;
+	s->end = res->end;
+	return 1;
+}
+
+/* what is wrong: the resource tree's view, else @what (or a claim) */
+static void nvmev_explain_reservation(struct nvmev_dev *dev, const char *what)
+{
+	u64 end = dev->memmap_start + dev->memmap_size - 1;
+	struct nvmev_iomem_scan s = { .at = dev->memmap_start };
+
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, dev->memmap_start,
+			    end, &s, nvmev_scan_top);
+	if (!s.what && s.at <= end) {
+		s.what = "a hole (no resource)";
+		s.start = s.at;
+		s.end = end;
+	}
+	if (!s.what)
+		walk_iomem_res_desc(IORES_DESC_NONE,
+				    IORESOURCE_MEM | IORESOURCE_BUSY,
+				    dev->memmap_start, end, &s, nvmev_scan_busy);
+	if (!s.what) {
+		s.what = what ?: "a range claimed inside the reservation";
+		s.start = dev->memmap_start;
+		s.end = end;
+	}
+	pr_err("memmap_start=%s memmap_size=%s is not (entirely) a memmap= reservation: %s at %#llx-%#llx (see /proc/iomem); boot with memmap=%s$%s\n",
+	       dev->memmap_start_arg, dev->memmap_size_arg, s.what, s.start,
+	       s.end, dev->memmap_size_arg, dev->memmap_start_arg);
+}
+
+/*
+ * memmap=SIZE$START turns RAM into "Reserved" in the kernel's E820 table;
+ * the firmware's own table still has it as RAM. A range the firmware
+ * reserved (or did not map) is not memory memmap= set aside.
+ */
+static bool nvmev_firmware_ram(u64 start, u64 size)
+{
+	static const enum e820_type not_ram[] = {
+		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
+		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
+		E820_TYPE_SOFT_RESERVED, E820_TYPE_RESERVED_KERN,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
+		if (e820__mapped_raw_any(start, start + size, not_ram[i]))
+			return false;
+	return e820__mapped_raw_any(start, start + size, E820_TYPE_RAM);
+}
+
+/*
+ * Refuse to touch memory that is not ours: the whole range must lie in one
+ * "Reserved" resource (what memmap=SIZE$START makes) with nothing else
+ * claimed inside it, and be RAM to the firmware. It is claimed for the
+ * module at once: everything after BAR0 busy here (dev->claim), BAR0's
+ * 16 KiB by nvmev_pci_create() as the PCI function's BAR (the nvme driver
+ * requests that; it could not below a busy parent).
+ */
+static int nvmev_claim_reservation(struct nvmev_dev *dev)
+{
+	u64 start = dev->memmap_start, size = dev->memmap_size;
+	struct resource *claim, *bar = NULL;
+	const char *what = NULL;
+
+	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		pr_err("memmap_start=%s memmap_size=%s overlaps System RAM: boot with memmap=%s$%s\n",
+		       dev->memmap_start_arg, dev->memmap_size_arg,
+		       dev->memmap_size_arg, dev->memmap_start_arg);
+		return -EINVAL;
+	}
+	/*
+	 * request_mem_region() succeeds only inside non-busy resources and
+	 * where nothing else is; its parent tells which resource that is.
+	 */
+	claim = request_mem_region(start + NVMEV_BAR_SIZE,
+				   size - NVMEV_BAR_SIZE, KBUILD_MODNAME);
+	if (!claim)
+		goto refuse;
+	if (claim->parent == &iomem_resource ||
+	    claim->parent->desc != IORES_DESC_RESERVED)
+		goto err_claim;
+	/* BAR0's part: free in the same reservation (nvmev_pci_create()) */
+	bar = request_mem_region(start, NVMEV_BAR_SIZE, KBUILD_MODNAME);
+	if (!bar || bar->parent != claim->parent)
+		goto err_bar;
+	if (!nvmev_firmware_ram(start, size)) {
+		what = "firmware's reserved memory (memmap= reserves RAM)";
+		goto err_bar;
+	}
+	release_mem_region(start, NVMEV_BAR_SIZE);
+	dev->reservation = claim->parent;
+	dev->claim = claim;
+	return 0;
+
+err_bar:
+	if (bar)
+		release_mem_region(start, NVMEV_BAR_SIZE);
+err_claim:
+	release_mem_region(start + NVMEV_BAR_SIZE, size - NVMEV_BAR_SIZE);
+refuse:
+	nvmev_explain_reservation(dev, what);
+	return -EINVAL;
+}
+
+/* ---- a memory block taken from the running kernel ---- */
+
+#ifdef CONFIG_MEMORY_HOTREMOVE
+
+/* blocks tried, from the top of RAM down, before giving up */
+#define NVMEV_BLOCK_TRIES	16
+
+struct nvmev_block_scan {
+	u64 size;			/* memory_block_size_bytes() */
+	u64 start[NVMEV_BLOCK_TRIES];	/* the highest blocks, ascending */
+	u32 nr;
+};
+
+/* walk_iomem_res_desc(): the whole blocks of a top-level System RAM range */
+static int nvmev_note_blocks(struct resource *res, void *arg)
+{
+	struct nvmev_block_scan *b = arg;
+	u64 s;
+
+	if (res->parent != &iomem_resource)	/* kernel code, data, ... */
+		return 0;
+	for (s = ALIGN(res->start, b->size); s + b->size - 1 <= res->end;
+	     s += b->size) {
+		if (b->nr == NVMEV_BLOCK_TRIES) {
+			memmove(b->start, b->start + 1,
+				sizeof(b->start[0]) * (NVMEV_BLOCK_TRIES - 1));
+			b->nr--;
+		}
+		b->start[b->nr++] = s;
+	}
+	return 0;
+}
+
+/*
+ * Offline and remove the highest memory block that the kernel lets go.
+ * The top of RAM is tried first: early boot allocations sit there, but
+ * so does little else a running system pins, and a refusal is quick.
+ */
+static int nvmev_remove_block(struct nvmev_dev *dev,
+			      const struct nvmev_block_scan *b)
+{
+	int ret = -ENOSPC;
+	u32 i;
+
+	for (i = b->nr; i-- > 0;) {
+		u64 s = b->start[i];
+
+		if (region_intersects(s, b->size, IORESOURCE_SYSTEM_RAM,
+				      IORES_DESC_NONE) != REGION_INTERSECTS ||
+		    !pfn_to_online_page(PFN_DOWN(s)))
+			continue;
+		dev->block_nid = page_to_nid(pfn_to_page(PFN_DOWN(s)));
+		ret = offline_and_remove_memory(s, b->size);
+		if (!ret) {
+			dev->memmap_start = s;
+			dev->memmap_size = b->size;
+			return 0;
+		}
+		if (ret == -EINTR)	/* the user gave up waiting */
+			break;
+	}
+	pr_err("no memory block of %llu MiB could be taken offline for the registers (%u tried from the top of RAM, last error %d): load with memmap_start/memmap_size and a memmap= reservation\n",
+	       b->size >> 20, b->nr, ret);
+	return ret == -EINTR ? ret : -EBUSY;
+}
+
+static void nvmev_add_block(struct nvmev_dev *dev)
+{
+	u64 s = dev->memmap_start, size = dev->memmap_size;
+	int ret;
+
+	ret = add_memory(dev->block_nid, s, size, MHP_NONE);
+	if (ret)
+		pr_err("memory block at %#llx could not be given back (%d): %llu MiB stay unused until reboot\n",
+		       s, ret, size >> 20);
+	else if (!pfn_to_online_page(PFN_DOWN(s)))
+		pr_info("memory block %llu (%llu MiB at %#llx) is back but offline (auto_online_blocks): echo online > /sys/devices/system/memory/memory%llu/state\n",
+			s / size, size >> 20, s, s / size);
+}
+
+static int nvmev_take_block(struct nvmev_dev *dev)
+{
+	struct nvmev_block_scan b = { .size = memory_block_size_bytes() };
+	struct resource *res = &dev->block_res;
+	int ret;
+
+	walk_iomem_res_desc(IORES_DESC_NONE,
+			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, 0, U64_MAX,
+			    &b, nvmev_note_blocks);
+	ret = nvmev_remove_block(dev, &b);
+	if (ret)
+		return ret;
+	/* the hole it left, ours: not busy, like memmap='s Reserved */
+	res->name = KBUILD_MODNAME " registers";
+	res->start = dev->memmap_start;
+	res->end = dev->memmap_start + dev->memmap_size - 1;
+	res->flags = IORESOURCE_MEM;
+	ret = insert_resource(&iomem_resource, res);
+	if (ret) {
+		pr_err("the removed memory block %pR is claimed by another resource\n",
+		       res);
+		goto err_add;
+	}
+	dev->claim = request_mem_region(dev->memmap_start + NVMEV_BAR_SIZE,
+					dev->memmap_size - NVMEV_BAR_SIZE,
+					KBUILD_MODNAME);
+	if (!dev->claim || dev->claim->parent != res) {
+		pr_err("the removed memory block %pR is in use inside\n", res);
+		ret = -EBUSY;
+		goto err_claim;
+	}
+	dev->reservation = res;
+	pr_info("registers in memory block %pR, taken offline from node %d\n",
+		res, dev->block_nid);
+	return 0;
+
+err_claim:
+	if (dev->claim)
+		release_mem_region(dev->memmap_start + NVMEV_BAR_SIZE,
+				   dev->memmap_size - NVMEV_BAR_SIZE);
+	dev->claim = NULL;
+	release_resource(res);
+err_add:
+	nvmev_add_block(dev);
+	return ret;
+}
+
+#else
+static int nvmev_take_block(struct nvmev_dev *dev)
+{
+	pr_err("this kernel cannot hot-remove memory (CONFIG_MEMORY_HOTREMOVE): load with memmap_start/memmap_size and a memmap= reservation\n");
+	return -EOPNOTSUPP;
+}
+
+static void nvmev_add_block(struct nvmev_dev *dev)
+{
+}
+#endif
+
+int nvmev_mem_claim(struct nvmev_dev *dev)
+{
+	return dev->block ? nvmev_take_block(dev) :
+			    nvmev_claim_reservation(dev);
+}
+
+void nvmev_mem_release(struct nvmev_dev *dev)
+{
+	release_mem_region(dev->memmap_start + NVMEV_BAR_SIZE,
+			   dev->memmap_size - NVMEV_BAR_SIZE);
+	dev->claim = NULL;
+	dev->reservation = NULL;
+	if (dev->block) {
+		release_resource(&dev->block_res);
+		nvmev_add_block(dev);
+	}
+}
