@@ -37,7 +37,7 @@ test_no_memmap() {
 	during=$(mem_total_kib)
 	echo "no_memmap: block of $((block >> 20)) MiB at $(printf '%#x' $start), MemTotal $before -> $during kB"
 	# less the block's struct pages, which MemTotal never counted
-	check "MemTotal less the block" [ $((before - during)) -ge $((block / 1024 * 15 / 16)) ]
+	check "MemTotal less the block" [ $((before - during)) -ge $((block * 15 / 16 / 1024)) ]
 	check "data in pages" [ "$(value data_paged "$DBG/stats")" = 1 ]
 	nguid=$(nvme id-ns /dev/nvme0n1 -n 1 | sed -n 's/^nguid *: *//p')
 	check "fio verify" fio --name=block --filename=/dev/nvme0n1 --rw=randwrite --bsrange=4k-64k \
