@@ -44,6 +44,13 @@ static int nvmev_msi_set_affinity(struct irq_data *d,
 	return IRQ_SET_MASK_OK_DONE;
 }
 
+/* until no raise of @v is pending or running: an IPI away at most */
+static void nvmev_msi_quiesce(struct nvmev_msi_vec *v)
+{
+	while (atomic_read(&v->inflight))
+		cpu_relax();
+}
+
 /* a vector's interrupt is being freed: no raise of it may still run */
 static void nvmev_msi_free(struct irq_domain *domain,
 			   struct msi_domain_info *info, unsigned int virq)
@@ -53,8 +60,7 @@ static void nvmev_msi_free(struct irq_domain *domain,
 
 	for (v = 0; v < NVMEV_NR_VECTORS; v++)
 		if (READ_ONCE(dev->msi_vec[v].virq) == virq)
-			while (atomic_read(&dev->msi_vec[v].inflight))
-				cpu_relax();
+			nvmev_msi_quiesce(&dev->msi_vec[v]);
 }
 
 static struct irq_chip nvmev_msi_chip = {
@@ -135,8 +141,7 @@ void nvmev_msi_exit(struct nvmev_dev *dev)
 	if (!dev->msi_domain)
 		return;
 	for (v = 0; v < NVMEV_NR_VECTORS; v++)
-		while (atomic_read(&dev->msi_vec[v].inflight))
-			cpu_relax();
+		nvmev_msi_quiesce(&dev->msi_vec[v]);
 	fn = dev->msi_domain->fwnode;
 	irq_domain_remove(dev->msi_domain);
 	irq_domain_free_fwnode(fn);
