@@ -168,7 +168,9 @@ static int nvmev_create_model(struct nvmev_dev *dev)
 	u64 cap, avail;
 	int ret;
 
-	dev->storage_bytes = dev->memmap_size - NVMEV_STORAGE_OFFSET;
+	/* block mode knows its block only after nvmev_mem_claim(): paged */
+	if (!dev->paged)
+		dev->storage_bytes = dev->memmap_size - NVMEV_STORAGE_OFFSET;
 	if (!dev->cfg.capacity_mib && !dev->cfg.blocks_per_plane)
 		dev->cfg.capacity_mib = dev->paged ? NVMEV_PAGED_CAPACITY_MIB :
 				      dev->storage_bytes >> 20;
@@ -259,12 +261,16 @@ static int __init nvmev_init(void)
 	ret = nvmev_check_params(dev);
 	if (ret)
 		goto err_free;
-	ret = nvmev_mem_claim(dev);
-	if (ret)
-		goto err_free;
+	/*
+	 * The model first: a bad geometry is refused before a memory block
+	 * is taken from the kernel (slow, and on 6.1 it comes back offline).
+	 */
 	ret = nvmev_create_model(dev);
 	if (ret)
-		goto err_claim;
+		goto err_free;
+	ret = nvmev_mem_claim(dev);
+	if (ret)
+		goto err_model;
 
 	/*
 	 * The register page is mapped uncached like the host driver maps its
@@ -275,7 +281,7 @@ static int __init nvmev_init(void)
 		pr_err("cannot map the register area at %#llx\n",
 		       dev->memmap_start);
 		ret = -ENOMEM;
-		goto err_model;
+		goto err_claim;
 	}
 	ret = nvmev_create_store(dev);
 	if (ret)
@@ -311,10 +317,10 @@ err_storage:
 	nvmev_destroy_store(dev);
 err_bar:
 	iounmap(dev->bar);
-err_model:
-	ftl_destroy(dev->ftl);
 err_claim:
 	nvmev_mem_release(dev);
+err_model:
+	ftl_destroy(dev->ftl);
 err_free:
 	kfree(dev);
 	return ret;
