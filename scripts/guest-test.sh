@@ -1,8 +1,10 @@
 #!/bin/bash
 # Guest test tier: build nvmev.ko against Debian's linux-headers-amd64,
-# build an initramfs, boot Debian's linux-image-amd64 under QEMU (TCG) with
-# a memmap= reservation, run the guest tests and fail unless all pass.
+# build an initramfs, boot Debian's linux-image-amd64 under QEMU (TCG), run
+# the guest tests and fail unless all pass.
 # Usage: guest-test.sh [TESTS]   (comma-separated test names, default all)
+# GUEST_KERNEL=SERIES boots the newest Debian kernel of that series in
+# /boot (default 6.1; 6.12 needs linux-image-6.12-amd64 and its headers).
 # With KERNEL_TREE=DIR (a build tree from scripts/kernel/build-kernel.sh)
 # the guest boots that kernel instead, and nvmev.ko is built against it.
 # GUEST_APPEND="VAR=value ..." passes variables to the guest tests (the
@@ -16,11 +18,16 @@
 # idle and waking up then never lands on the emulator's CPU, and the main
 # loop, which fires the guest's timers under TCG (hrtimer sleeps), is not
 # queued behind the emulator's spinning vCPU. It needs GUEST_SMP <= the
-# host's CPUs. GUEST_DRIVE_MIB is the memmap= reservation that holds the
-# drive's data (default 512: a 511 MiB drive; 64..2048, the reservation
-# sits at 1 GiB and must end below the 3 GiB where QEMU's PCI hole starts);
-# the guest gets that much RAM more than 1.5 GiB. The experiments' paper
-# scale needs it: SQLITE_ROWS=10000 writes ~1.5 GiB (GUEST_DRIVE_MIB=2048).
+# host's CPUs. GUEST_DRIVE_MIB sizes the tests' default drive (default 512:
+# a 511 MiB drive; 64..2048); the guest gets that much RAM more than
+# 1.5 GiB. The experiments' paper scale needs it: SQLITE_ROWS=10000 writes
+# ~1.5 GiB (GUEST_DRIVE_MIB=2048). GUEST_MEMMAP=1 hides that much RAM at
+# 1 GiB with memmap= (below the 3 GiB where QEMU's PCI hole starts) and the
+# tests load the module with it; GUEST_MEMMAP=0 boots without, and the
+# module takes a memory block for its registers and keeps the data in
+# pages. The default is 0 where the kernel can hot-remove memory
+# (CONFIG_MEMORY_HOTREMOVE: Debian's), 1 where it cannot (the patched
+# kernels).
 # GUEST_MACHINE=q35 boots QEMU's q35 machine (PCIe, an ECAM window)
 # instead of the default i440fx. GUEST_IOMMU=1 (with q35) adds an Intel
 # IOMMU with interrupt remapping on (intel-iommu,intremap=on), which the
@@ -30,7 +37,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=${1:-all}
+series=${GUEST_KERNEL:-6.1}
+[[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "guest-test: GUEST_KERNEL=$series is not a kernel series (6.1, 6.12)" >&2; exit 2; }
 build=${BUILD:-build}/guest${KERNEL_TREE:+-${GUEST_NAME:-patched}}
+[ -z "${KERNEL_TREE:-}" ] && [ "$series" != 6.1 ] && build=$build-$series
 timeout_s=${GUEST_TIMEOUT:-900}
 smp=${GUEST_SMP:-3}
 [[ $smp =~ ^[1-9][0-9]?$ ]] || { echo "guest-test: GUEST_SMP=$smp is not a vCPU count (1..99)" >&2; exit 2; }
@@ -64,12 +74,26 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	kdir=$KERNEL_TREE
 	[ -f "$kernel" ] || { echo "guest-test: no bzImage in $KERNEL_TREE" >&2; exit 1; }
 else
-	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-amd64' | sort -V | tail -1)
-	[ -n "$kernel" ] || { echo "guest-test: install linux-image-amd64" >&2; exit 1; }
+	# the newest of the series, Debian's generic flavour (not -rt, -cloud)
+	kernel=$(find /boot -maxdepth 1 -name "vmlinuz-$series.*-amd64" ! -name '*-rt-amd64' \
+		! -name '*-cloud-amd64' | sort -V | tail -1)
+	[ -n "$kernel" ] || { echo "guest-test: no $series kernel in /boot (linux-image-amd64, linux-image-$series-amd64)" >&2; exit 1; }
 	kver=${kernel#/boot/vmlinuz-}
 	kdir=/lib/modules/$kver/build
 	[ -d "$kdir" ] || { echo "guest-test: no headers for $kver (linux-headers-amd64)" >&2; exit 1; }
 fi
+config=${KERNEL_TREE:+$KERNEL_TREE/.config}
+config=${config:-/boot/config-$kver}
+memmap=${GUEST_MEMMAP:-}
+if [ -z "$memmap" ]; then
+	memmap=1
+	grep -q '^CONFIG_MEMORY_HOTREMOVE=y' "$config" 2>/dev/null && memmap=0
+fi
+case $memmap in
+0) memory="NVMEV_DRIVE_MIB=$drive_mib" ;;
+1) memory="memmap=${drive_mib}M\$1G" ;;
+*) echo "guest-test: GUEST_MEMMAP=$memmap is not 0 or 1" >&2; exit 2 ;;
+esac
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -87,7 +111,7 @@ scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" 
 	"$PWD/scripts/nio-calibrate.sh" "$PWD/$userspace/uhost/nvmev-uhost"
 
 log=$build/console.log
-echo "guest-test: booting $kver, tests: $tests (timeout ${timeout_s}s)"
+echo "guest-test: booting $kver, ${memory%%=*}=${drive_mib}, tests: $tests (timeout ${timeout_s}s)"
 pin=()
 host_cpus=$(nproc)
 if [ "${GUEST_PIN_VCPUS:-0}" = 1 ]; then
@@ -101,7 +125,7 @@ status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 memmap=${drive_mib}M\$1G $intremap iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 $memory $intremap iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then

@@ -3,8 +3,9 @@
 #   unit     GoogleTest + CLI tests under ASan/UBSan (ctest)
 #   release  the optimised build (-O2 warnings differ) and the experiments
 #   kbuild   the module and ftl/ compiled as kernel code (W=1, -Werror)
-#   guest    nvmev.ko in a QEMU guest running Debian's kernel; then a q35
-#            guest with interrupt remapping on (the iommu tests)
+#   guest    nvmev.ko in a QEMU guest running Debian's kernel, no memmap=;
+#            then a q35 guest with interrupt remapping on and a memmap=
+#            reservation (the iommu and memmap tests)
 #   patched  the kernel built with host-patches/ (ext4 hints) in a guest
 #   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
 #            the functional guest tests; any kernel report fails
@@ -96,7 +97,7 @@ run_tier fuzz scripts/fuzz.sh
 # remapping on (q35 with an Intel IOMMU)
 guest() {
 	GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} scripts/guest-test.sh &&
-		GUEST_MACHINE=q35 GUEST_IOMMU=1 scripts/guest-test.sh iommu
+		GUEST_MACHINE=q35 GUEST_IOMMU=1 GUEST_MEMMAP=1 scripts/guest-test.sh iommu,memmap
 }
 run_tier guest guest
 patched() {

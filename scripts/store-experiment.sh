@@ -1,5 +1,7 @@
 #!/bin/bash
-# Page-backed data against the memmap= store, in one stock-kernel guest run
+# The default store (no memmap_*: registers in a memory block taken from
+# the kernel, data in kernel pages) against the memmap= store, in one
+# stock-kernel guest run
 # (experiments/guest/store.sh, test store_experiment; docs/module.md):
 # 4 KiB random reads and writes at QD1 and QD32 (fio libaio, 5 s each,
 # vCPU 0) with the modelled time near zero, the two stores in rounds
@@ -18,7 +20,7 @@ pin=0
 [ "$(nproc)" -ge 2 ] && pin=1
 status=0
 if [ -z "${PARSE_ONLY:-}" ]; then
-	GUEST_SMP=${GUEST_SMP:-2} GUEST_PIN_VCPUS=${GUEST_PIN_VCPUS:-$pin} \
+	GUEST_MEMMAP=1 GUEST_SMP=${GUEST_SMP:-2} GUEST_PIN_VCPUS=${GUEST_PIN_VCPUS:-$pin} \
 		scripts/guest-test.sh store_experiment >"$out/guest-console.txt" 2>&1 || status=$?
 fi
 tr -d '\r' <"$out/guest-console.txt" | grep -E '^(ok|not ok|guest:|guest-test:)' || true

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest tests of what the namespace's data reads back as (busybox sh,
 # sourced by tests.sh): blocks never written or deallocated read as zeroes
-# (Identify Namespace DLFEAT=1), whatever the memmap= reservation kept
+# (Identify Namespace DLFEAT=1), whatever a memmap= reservation kept
 # from an earlier load; and deallocation of the whole drive, many times
 # over in one command, finishes without stalling the controller.
 
@@ -40,7 +40,7 @@ zeroout() { /bin/blkdiscard -z "$@"; }
 # part of a 4 KiB mapping unit. Data written before a reload must read as
 # zeroes after it; a sector written into a unit nobody wrote leaves the
 # other seven zero; one written into a written unit keeps them.
-# tiers: stock
+# tiers: stock memmap
 test_zero_reads() {
 	m=1048576
 	random /tmp/data.a $((64 * 1024))

@@ -2,17 +2,32 @@
 # Helpers for the guest tests (busybox sh).
 PASSED=0
 FAILED=0
-# The drive's RAM: the memmap=SIZEM$START reservation on this kernel's
-# command line (scripts/guest-test.sh, GUEST_DRIVE_MIB), read from there so
-# that only the host script says where it is and how big.
+# Where the drive's memory comes from. With a memmap=SIZEM$START
+# reservation on this kernel's command line (scripts/guest-test.sh on a
+# kernel without memory hot-remove, or GUEST_MEMMAP=1) the loads name it,
+# read from there so that only the host script says where it is and how
+# big. Without one (Debian's kernel: the default) the module takes a
+# memory block for its registers and keeps the data in pages; the loads
+# then ask for the drive a NVMEV_DRIVE_MIB reservation would give (the
+# host script passes its size), so that every test sees one geometry.
 reservation=$(tr ' ' '\n' </proc/cmdline |
 	sed -n 's/^memmap=\([0-9][0-9]*\)M\$\([0-9][0-9]*[KMG]\)$/\1 \2/p' | head -1)
-[ -n "$reservation" ] || echo "lib.sh: no memmap=SIZEM\$START on the kernel command line: every load will fail"
-NVMEV_DRIVE_MIB=${reservation% *}
-NVMEV_MEM="memmap_start=${reservation#* } memmap_size=${NVMEV_DRIVE_MIB}M"
-# the registers only (the reservation's first MiB): data in kernel pages
-# shellcheck disable=SC2034 # used by store.sh
-NVMEV_PAGED="memmap_start=${reservation#* } memmap_size=1M"
+if [ -n "$reservation" ]; then
+	NVMEV_MEMMAP=1
+	NVMEV_DRIVE_MIB=${reservation% *}
+	# shellcheck disable=SC2034 # used by pci.sh
+	NVMEV_RESERVATION_START=${reservation#* }
+	NVMEV_MEM="memmap_start=${reservation#* } memmap_size=${NVMEV_DRIVE_MIB}M"
+	# the registers only (the reservation's first MiB): data in kernel pages
+	NVMEV_PAGED="memmap_start=${reservation#* } memmap_size=1M"
+else
+	# shellcheck disable=SC2034 # used by the tests
+	NVMEV_MEMMAP=0
+	NVMEV_DRIVE_MIB=${NVMEV_DRIVE_MIB:-512}
+	NVMEV_MEM="capacity_mib=$((NVMEV_DRIVE_MIB - 1))"
+	# shellcheck disable=SC2034 # used by store.sh
+	NVMEV_PAGED=
+fi
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
 
@@ -59,8 +74,31 @@ load_nvmev_mem() {
 }
 
 unload_nvmev() {
-	rmmod nvmev || return 1
+	rmmod_nvmev || return 1
 	! [ -e /dev/nvme0n1 ]
+}
+
+# rmmod_nvmev: rmmod, and the memory block the module gave back online
+rmmod_nvmev() { rmmod nvmev && online_blocks; }
+
+# online_blocks: every memory block the kernel has, online. The module
+# gives its block back at unload, and Debian's kernel leaves a block added
+# back offline (auto_online_blocks); the module logs this same write.
+online_blocks() {
+	for ob in /sys/devices/system/memory/memory*/state; do
+		[ -e "$ob" ] || continue
+		grep -q offline "$ob" && { echo online >"$ob" || return 1; }
+	done
+	return 0
+}
+
+# memory_blocks: how many memory blocks the kernel has (none taken away)
+memory_blocks() {
+	mb_n=0
+	for mb in /sys/devices/system/memory/memory[0-9]*; do
+		[ -e "$mb" ] && mb_n=$((mb_n + 1))
+	done
+	echo "$mb_n"
 }
 
 # value KEY FILE: the number after "KEY=" in a debugfs file
@@ -78,7 +116,7 @@ kernel_reports() {
 }
 
 # the tiers a test can name on its "# tiers:" line ("none": run by name only)
-GUEST_TIERS="stock patched debug debug_long iommu"
+GUEST_TIERS="stock patched debug debug_long iommu memmap"
 
 # tier_tests TIER: the tests whose "# tiers:" line (the line above their
 # function) names TIER, in file order; smoke first (the quickest sign that
@@ -93,15 +131,25 @@ tier_tests() {
 		END { for (i = 0; i < n; i++) print rest[i]; if (last) print "kmemleak" }'
 }
 
-# run_tests TIER|a,b,c: call test_<name> for each test of that tier (stock,
-# all = stock, patched, debug, debug_long) or each named one, in order; a
-# test that leaves a kernel report behind fails whatever it checked itself
+# run_tests TIER|a,b,c: call test_<name> for each test of that tier (all =
+# stock) or each named one, in order; a list can name tiers too
+# (iommu,memmap); a test that leaves a kernel report behind fails whatever
+# it checked itself
 run_tests() {
 	list=$1
 	case "$list" in
 	all) list=$(tier_tests stock) ;;
-	*,*) ;;
-	*) case " $GUEST_TIERS " in *" $list "*) list=$(tier_tests "$list") ;; esac ;;
+	*)
+		# tiers and test names, comma-separated: each tier its tests,
+		# a test named twice run once
+		for t in $(echo "$list" | tr ',' ' '); do
+			case " $GUEST_TIERS " in
+			*" $t "*) tier_tests "$t" ;;
+			*) echo "$t" ;;
+			esac
+		done | awk '!seen[$0]++' >/tmp/list
+		list=$(cat /tmp/list)
+		;;
 	esac
 	[ -n "$list" ] || { CURRENT=$1 STARTED=$(uptime_s); not_ok "no such tier, or no tests in it"; }
 	for t in $(echo "$list" | tr ',' ' '); do
@@ -123,7 +171,7 @@ run_tests() {
 			not_ok "$FIRST_FAIL"
 		fi
 		# leave no device behind for the next test
-		grep -q '^nvmev ' /proc/modules && { umount /mnt 2>/dev/null; rmmod nvmev; }
+		grep -q '^nvmev ' /proc/modules && { umount /mnt 2>/dev/null; rmmod_nvmev; }
 	done
 }
 
@@ -146,14 +194,19 @@ bad_insmod() {
 	msg=$1
 	shift
 	dmesg -c >/dev/null
+	blocks_before=$(memory_blocks)
 	# shellcheck disable=SC2086
 	if insmod /modules/nvmev.ko "$@" 2>/tmp/insmod.err; then
-		rmmod nvmev
+		rmmod_nvmev
 		echo "insmod $* succeeded"
 		return 1
 	fi
 	grep -q "Invalid argument" /tmp/insmod.err || { cat /tmp/insmod.err; return 1; }
 	dmesg | grep -q "nvmev: .*$msg" || { echo "no '$msg' in:"; dmesg | tail -3; return 1; }
+	# a memory block taken and not given back would be lost until reboot
+	[ "$(memory_blocks)" = "$blocks_before" ] ||
+		{ echo "memory blocks $blocks_before -> $(memory_blocks)"; return 1; }
+	online_blocks
 	! grep -q '^nvmev ' /proc/modules && ! [ -e /dev/nvme0 ] && ! [ -d "$DBG" ]
 }
 

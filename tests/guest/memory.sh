@@ -2,19 +2,12 @@
 # Guest tests of where the registers live (busybox sh, sourced by
 # tests.sh): with neither memmap_start nor memmap_size the module takes
 # one memory block from the running kernel for BAR0 and keeps the data in
-# kernel pages; at unload it gives the block back. Uses data.sh's helpers.
+# kernel pages; at unload it gives the block back. With a memmap=
+# reservation the data lives there. Uses data.sh's and device.sh's
+# helpers.
 
 # mem_total_kib: the kernel's MemTotal
 mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
-
-# online_blocks: every memory block the kernel has, online (a block given
-# back by the module stays offline where auto_online_blocks says so)
-online_blocks() {
-	for s in /sys/devices/system/memory/memory*/state; do
-		grep -q offline "$s" && { echo online >"$s" || return 1; }
-	done
-	return 0
-}
 
 # Insmod with no memory parameters on a running kernel: a memory block
 # leaves MemTotal, its start is BAR0, written data reads back (crc-checked
@@ -27,6 +20,7 @@ online_blocks() {
 test_no_memmap() {
 	block=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes)))
 	before=$(mem_total_kib)
+	blocks=$(memory_blocks)
 	dmesg -c >/dev/null
 	check "insmod without memmap_*" load_nvmev_mem "" capacity_mib=1024 || return 1
 	check "a memory block" [ "$(value memory_block "$DBG/geometry")" = 1 ]
@@ -34,6 +28,7 @@ test_no_memmap() {
 	check "block-aligned" [ $((start % block)) = 0 ]
 	check "BAR0 at its start" grep -q "^$(printf '0x%016x' $start) " /sys/bus/pci/devices/*/resource
 	check "said where" sh -c "dmesg | grep -q 'registers in memory block'"
+	check "one block gone from the kernel" [ "$(memory_blocks)" = $((blocks - 1)) ]
 	during=$(mem_total_kib)
 	echo "no_memmap: block of $((block >> 20)) MiB at $(printf '%#x' $start), MemTotal $before -> $during kB"
 	# less the block's struct pages, which MemTotal never counted
@@ -46,14 +41,35 @@ test_no_memmap() {
 	check "pages taken" [ "$(value data_pages "$DBG/stats")" -gt 0 ]
 	check "rmmod" unload_nvmev
 	dmesg | grep nvmev: | tail -2
-	check "block given back" online_blocks
+	check "block given back" [ "$(memory_blocks)" = "$blocks" ]
 	echo "no_memmap: MemTotal after rmmod $(mem_total_kib) kB"
 	# all but the block's struct pages, which now come from the kernel's
 	# own memory (64 bytes per 4 KiB page)
 	check "MemTotal as before" [ "$(mem_total_kib)" -ge $((before - block / 1024 / 64)) ]
-	check "insmod again" load_nvmev_mem "" capacity_mib=1024 || return 1
+	# no size at all: the page-backed default, 4 GiB
+	check "insmod again, no parameters" load_nvmev_mem "" || return 1
+	check "default capacity" expect_geometry capacity_bytes $((4096 << 20))
 	check "the same NGUID" [ "$(nvme id-ns /dev/nvme0n1 -n 1 | sed -n 's/^nguid *: *//p')" = "$nguid" ]
 	check "rmmod again" unload_nvmev
-	check "given back again" online_blocks
+	check "given back again" [ "$(memory_blocks)" = "$blocks" ]
 	check "MemTotal again" [ "$(mem_total_kib)" -ge $((before - block / 1024 / 64)) ]
+}
+
+# With a memmap= reservation: a load with no size takes all of it but the
+# 1 MiB register area, with the data there (not in pages); a drive larger
+# than the reservation and a cap on page-backed data are refused.
+# tiers: memmap debug
+test_memmap_limits() {
+	check "a memmap= boot" [ "$NVMEV_MEMMAP" = 1 ] || return 1
+	check "insmod" load_nvmev || return 1
+	check "the whole reservation" expect_geometry capacity_bytes $(((NVMEV_DRIVE_MIB - 1) << 20))
+	check "data in the reservation" [ "$(value data_paged "$DBG/stats")" = 0 ]
+	check "not a memory block" [ "$(value memory_block "$DBG/geometry")" = 0 ]
+	check "rmmod" unload_nvmev
+	# shellcheck disable=SC2086 # the parameters, split on purpose
+	check "too big for memmap" bad_insmod "does not fit memmap_size" $NVMEV_MEM \
+		capacity_mib=$((NVMEV_DRIVE_MIB * 2))
+	# shellcheck disable=SC2086
+	check "cap with memmap data" bad_insmod "data_max_mib=4 caps page-backed data" \
+		$NVMEV_MEM data_max_mib=4
 }

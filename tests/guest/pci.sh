@@ -2,7 +2,7 @@
 # Guest tests of the PCI side of nvmev.ko (busybox sh, sourced by
 # tests.sh): Function Level Reset, Bus Master Enable, MSI-X masking and
 # pending bits, unloading after the host let go of the function, and the
-# load-time claim of the memmap= reservation.
+# load-time claim of a memmap= reservation.
 
 PCI_BDF=7e00:00:00.0
 PCIDEV=/sys/bus/pci/devices/$PCI_BDF
@@ -17,20 +17,20 @@ bytes() {
 	*) echo $(($1)) ;;
 	esac
 }
-# BAR0: the first 16 KiB of the reservation (lib.sh read it from the
-# kernel command line into NVMEV_MEM)
-NVMEV_BAR=${NVMEV_MEM%% *}
-NVMEV_BAR=$(bytes "${NVMEV_BAR#memmap_start=}")
 hex() { printf '0x%x' "$1"; }
+
+# bar0: where the loaded function's BAR0 is (the start of the reservation,
+# or of the memory block the module took)
+bar0() { echo $(($(head -c 18 "$PCIDEV/resource"))); }
 
 # bar32 OFFSET [VALUE]: read (or write) a register dword of BAR0 through
 # /dev/mem; with the nvme driver bound this needs iomem=relaxed, which
 # scripts/guest-test.sh passes
 bar32() {
 	if [ $# -eq 2 ]; then
-		devmem "$(hex $((NVMEV_BAR + $1)))" 32 "$2"
+		devmem "$(hex $(($(bar0) + $1)))" 32 "$2"
 	else
-		echo $(($(devmem "$(hex $((NVMEV_BAR + $1)))" 32)))
+		echo $(($(devmem "$(hex $(($(bar0) + $1)))" 32)))
 	fi
 }
 
@@ -223,11 +223,11 @@ test_pci_unload() {
 		check "I/O after reset $cycle" wait_nvme
 		check "remove $cycle" sh -c "echo 1 >$PCIDEV/remove"
 		check "function gone $cycle" [ ! -e $PCIDEV ]
-		check "rmmod after remove $cycle" rmmod nvmev || return 1
+		check "rmmod after remove $cycle" rmmod_nvmev || return 1
 		check "insmod $cycle (unbind)" load_nvmev || return 1
 		check "I/O $cycle" dd if=/dev/zero of=/dev/nvme0n1 bs=64k count=16 oflag=direct
 		check "unbind $cycle" sh -c "echo $PCI_BDF >$NVME_DRV/unbind"
-		check "rmmod after unbind $cycle" rmmod nvmev || return 1
+		check "rmmod after unbind $cycle" rmmod_nvmev || return 1
 		check "no device $cycle" [ ! -e /dev/nvme0 ] && check "no module" \
 			sh -c "! grep -q '^nvmev ' /proc/modules"
 		cycle=$((cycle + 1))
@@ -256,10 +256,11 @@ free_at() {
 # nothing after; a hole, a firmware reserved range, a range that is only
 # partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
 # refused with one line saying what is there.
-# tiers: stock
+# tiers: memmap
 test_pci_reservation() {
 	mib=$((1 << 20))
-	start=$NVMEV_BAR
+	check "a memmap= boot" [ "$NVMEV_MEMMAP" = 1 ] || return 1
+	start=$(bytes "$NVMEV_RESERVATION_START")
 	end=$((start + NVMEV_DRIVE_MIB * mib - 1))
 	check "insmod" load_nvmev || return 1
 	grep -i -E "nvmev|$PCI_BDF|nvme" /proc/iomem | sed 's/^/pci_reservation: loaded: /'

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest tests of page-backed data (busybox sh, sourced by tests.sh): with
-# memmap_size=1M the reservation holds the registers only and the data
-# lives in kernel pages, one per 4 KiB unit written, freed when the unit
+# no memmap_* parameter, or memmap_size=1M (the reservation holds the
+# registers only), the data lives in kernel pages, one per 4 KiB unit written, freed when the unit
 # is deallocated; at most data_max_mib of them, after which a write fails
 # with Capacity Exceeded and changes nothing. Uses data.sh's helpers.
 
@@ -36,7 +36,7 @@ dd_at() {
 	dd if="$2" of=/dev/nvme0n1 bs=64k seek="$1" oflag=direct,seek_bytes conv=notrunc
 }
 
-# A drive four times the reservation: crc-verified writes of mixed sizes
+# A drive four times the tests' default: crc-verified writes of mixed sizes
 # take a page per unit written; partial units keep zeroes around what was
 # written; a deallocation or Write Zeroes of whole units frees their
 # pages, of part of a unit zeroes that part; Identify says thin
@@ -52,7 +52,7 @@ test_paged_data() {
 	check "nsfeat: thin provisioned" [ $(($(id_ns nsfeat) & 1)) = 1 ]
 	check "nuse 0" [ "$(id_ns nuse)" = 0 ]
 	# every 4 KiB unit of PAGED_MIB (32; the debug tier: fewer) written
-	# once, past the reservation's size
+	# once, past the default drive's size
 	mib=${PAGED_MIB:-32}
 	off=$(((cap - 64) * m))
 	check "fio verify, 4-64 KiB" fio --name=paged --filename=/dev/nvme0n1 --rw=randwrite \
@@ -87,7 +87,7 @@ test_paged_data() {
 # data_max_mib=4: 3 MiB written fit, then a 1 MiB write fills the cap and
 # the next fails with No space (Capacity Exceeded), counted, said once in
 # the kernel log, and leaves what was there; after a deallocation the
-# same write fits. A cap with the data in the reservation is refused.
+# same write fits.
 # tiers: stock debug
 test_paged_cap() {
 	m=1048576
@@ -112,8 +112,6 @@ test_paged_cap() {
 	check "now it fits" write_at $((200 * m)) /tmp/data.b
 	check "and reads back" holds_at $((200 * m)) /tmp/data.b
 	check "rmmod" unload_nvmev
-	check "cap with memmap data" bad_insmod "data_max_mib=4 caps page-backed data" \
-		"$NVMEV_MEM" data_max_mib=4
 }
 
 # A drive 64 times the guest's RAM takes ext4 and a crc-verified fio job on

@@ -7,8 +7,9 @@
 #   # tiers: stock debug
 # (stock: Debian's kernel, `make check`'s guest tier; patched: the kernel
 # with host-patches/; debug: that kernel with KASAN, kmemleak, lockdep;
-# debug_long: the debug kernel's long mode, NVMEV_LONG=1; iommu: the guest
-# tier's second boot, q35 with interrupt remapping on). A test whose
+# debug_long: the debug kernel's long mode, NVMEV_LONG=1; iommu and
+# memmap: the guest tier's second boot, q35 with interrupt remapping on and
+# a memmap= reservation, which the stock boot has not). A test whose
 # line says "none" runs only by name: scripts/guest-test.sh NAME[,NAME].
 # Neither debug tier has hints_capability or hints_disabled: they need a
 # host that leaves the hint feature off, and the patched kernel's nvme
