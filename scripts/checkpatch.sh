@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${BUILD:-build}/checkpatch
-tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' | sort -V | tail -1)
+# linux-source-6.1.tar.xz, not a 6.1x one installed next to it (6.12)
+tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' ! -name 'linux-source-6.1[0-9]*' |
+	sort -V | tail -1)
 if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
 	[ -n "$tarball" ] || { echo "checkpatch: install linux-source-6.1" >&2; exit 1; }
 	mkdir -p "$dir"

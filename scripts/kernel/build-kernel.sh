@@ -27,7 +27,9 @@ fragments=("$series_dir/guest.config")
 export CCACHE_DIR=$cache/ccache
 git_id=(-c user.email=build@nvmev.local -c user.name=nvmev-build)
 
-tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' | sort -V | tail -1)
+# linux-source-6.1.tar.xz, not a 6.1x one installed next to it (6.12)
+tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' ! -name 'linux-source-6.1[0-9]*' |
+	sort -V | tail -1)
 [ -n "$tarball" ] || { echo "build-kernel: install linux-source-6.1" >&2; exit 1; }
 command -v ccache >/dev/null || { echo "build-kernel: install ccache" >&2; exit 1; }
 
