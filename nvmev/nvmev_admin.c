@@ -9,9 +9,9 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "nvmev.h"
+#include "nvmev_compat.h"
 
 #define NVMEV_SN	"NVMEV00000001"
 #define NVMEV_MN	"nvmev virtual SSD"

@@ -5,6 +5,10 @@
  * and the ordering barriers of a device writing host memory (a state that
  * cannot happen is ftl_warn_once()). In nvmev.ko these are the kernel's own;
  * the userspace build (the fuzzers) gets plain equivalents.
+ *
+ * It is also the one place for what differs between the kernels nvmev.ko
+ * builds against (Debian 12's 6.1 and 6.12): the .c files use what is
+ * defined here and test no LINUX_VERSION_CODE themselves.
  */
 #ifndef NVMEV_COMPAT_H
 #define NVMEV_COMPAT_H
@@ -15,6 +19,19 @@
 #include <linux/bug.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/version.h>
+
+/*
+ * get_unaligned_le32() and friends. Linux 6.12 moved the header from
+ * <asm/unaligned.h> to <linux/unaligned.h> (commit 5f60d5f6bbc1, in
+ * 6.12-rc2) and removed the old one; 6.1 has only the old one. The
+ * functions and their semantics are the same: only the path differs.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
 
 static inline u32 nvmev_rd32(const void __iomem *bar, u32 off)
 {

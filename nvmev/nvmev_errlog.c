@@ -5,9 +5,8 @@
  * the NVMEV_ERRLOG_ENTRIES most recent, which Get Log Page returns newest
  * first. Only the controller thread records and reads it.
  */
-#include <asm/unaligned.h>
-
 #include "nvmev.h"
+#include "nvmev_compat.h"
 
 static_assert(sizeof(struct nvme_error_slot) == NVMEV_ERRLOG_ENTRY_BYTES);
 

@@ -25,9 +25,9 @@
 
 #include <linux/irq.h>
 #include <linux/msi.h>
-#include <asm/unaligned.h>
 
 #include "nvmev.h"
+#include "nvmev_compat.h"
 
 #define NVMEV_DEVICE_ID		0x0001
 #define NVMEV_CAP_PM		0x40
