@@ -177,6 +177,26 @@ run_tests() {
 
 # Helpers shared by the tests of several files
 
+# fails_with TEXT COMMAND...: COMMAND fails and its error output says TEXT
+fails_with() {
+	text=$1
+	shift
+	if "$@" 2>/tmp/fails.err; then
+		echo "$* succeeded"
+		return 1
+	fi
+	grep -q "$text" /tmp/fails.err || { cat /tmp/fails.err; return 1; }
+}
+
+# kernel_at_least MAJOR MINOR: the guest runs that kernel or a later one
+kernel_at_least() {
+	kv=$(uname -r)
+	kmaj=${kv%%.*}
+	kmin=${kv#*.}
+	kmin=${kmin%%[!0-9]*}
+	[ "$kmaj" -gt "$1" ] || { [ "$kmaj" -eq "$1" ] && [ "$kmin" -ge "$2" ]; }
+}
+
 # status OUTPUT-FILE HEX: nvme-cli reported NVMe status HEX
 status_is() { grep -qi "($2)" "$1" || { cat "$1"; return 1; }; }
 

@@ -20,17 +20,6 @@ id_ns() {
 	echo $(($(nvme id-ns /dev/nvme0n1 -n 1 | sed -n "s/^$1 *: *//p" | head -1)))
 }
 
-# fails_with TEXT COMMAND...: COMMAND fails and its error output says TEXT
-fails_with() {
-	text=$1
-	shift
-	if "$@" 2>/tmp/store.err; then
-		echo "$* succeeded"
-		return 1
-	fi
-	grep -q "$text" /tmp/store.err || { cat /tmp/store.err; return 1; }
-}
-
 # dd_at OFFSET FILE: write_at with dd's error output kept
 dd_at() {
 	dd if="$2" of=/dev/nvme0n1 bs=64k seek="$1" oflag=direct,seek_bytes conv=notrunc
