@@ -9,7 +9,8 @@
 #   make ext4         file-system experiments through ext4, patched guest kernel
 #   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
 #   make paths        software latency on every host path, and null_blk's, one patched guest
-#   make store        page-backed data against the memmap= store, one stock guest
+#   make store        the default store against the memmap= store, one stock guest
+#   make dkms-install nvmev.ko through DKMS: rebuilt for every kernel installed later
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -19,7 +20,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths store clean
+.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths store \
+	dkms-install dkms-uninstall clean
 
 all: module sim
 
@@ -68,9 +70,16 @@ nio: deps
 paths: deps
 	scripts/paths-experiment.sh $(RESULTS)/paths
 
-# page-backed data vs the memmap= store, stock guest: IOPS ratios
+# the default (page-backed) store vs the memmap= store, stock guest: IOPS ratios
 store: deps
 	scripts/store-experiment.sh $(RESULTS)/store
+
+# KVERS="6.1.0-28-amd64 ...": build for those too (default: the running kernel)
+dkms-install:
+	scripts/dkms.sh install $(KVERS)
+
+dkms-uninstall:
+	scripts/dkms.sh uninstall
 
 clean:
 	rm -rf $(BUILD)

@@ -351,3 +351,4 @@ module_init(nvmev_init);
 module_exit(nvmev_exit);
 MODULE_DESCRIPTION("Virtual NVMe SSD with a flash timing model");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(NVMEV_MODULE_VERSION);

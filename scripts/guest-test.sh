@@ -5,6 +5,8 @@
 # Usage: guest-test.sh [TESTS]   (comma-separated test names, default all)
 # GUEST_KERNEL=SERIES boots the newest Debian kernel of that series in
 # /boot (default 6.1; 6.12 needs linux-image-6.12-amd64 and its headers).
+# GUEST_MODULE=dkms boots the nvmev.ko DKMS installed for that kernel
+# (scripts/dkms.sh) instead of building one, and the guest can modprobe it.
 # With KERNEL_TREE=DIR (a build tree from scripts/kernel/build-kernel.sh)
 # the guest boots that kernel instead, and nvmev.ko is built against it.
 # GUEST_APPEND="VAR=value ..." passes variables to the guest tests (the
@@ -97,13 +99,39 @@ esac
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-cp -r Kbuild ftl nvmev hint-proto "$scratch/"
-make -s -C "$kdir" M="$scratch" modules
+module_env=
+case ${GUEST_MODULE:-build} in
+build)
+	cp -r Kbuild ftl nvmev hint-proto "$scratch/"
+	make -s -C "$kdir" M="$scratch" modules
+	;;
+dkms)
+	# what `modprobe nvmev` loads on this kernel: DKMS's build
+	dkms_ko=$(modinfo -k "$kver" -n nvmev 2>/dev/null) || dkms_ko=
+	[[ $dkms_ko == /lib/modules/$kver/updates/dkms/nvmev.ko* ]] ||
+		{ echo "guest-test: DKMS has no nvmev.ko for $kver (found: ${dkms_ko:-none}); scripts/dkms.sh install" >&2; exit 1; }
+	case $dkms_ko in
+	*.xz) xz -dc "$dkms_ko" >"$scratch/nvmev.ko" ;;
+	*.zst) zstd -qdc "$dkms_ko" >"$scratch/nvmev.ko" ;;
+	*) cp "$dkms_ko" "$scratch/nvmev.ko" ;;
+	esac
+	export NVMEV_MODPROBE=updates/dkms/nvmev.ko
+	# the guest checks that modprobe loads this tree's version
+	module_env="NVMEV_DKMS_VERSION=$(scripts/dkms.sh version)"
+	echo "guest-test: nvmev.ko from DKMS: $dkms_ko (version $(modinfo -F version "$scratch/nvmev.ko"))"
+	;;
+*) echo "guest-test: GUEST_MODULE=$GUEST_MODULE is not build or dkms" >&2; exit 2 ;;
+esac
 # the userspace tools the tests run, from the project's CMake build
 userspace=${BUILD:-build}/release
-cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
-cmake --build "$userspace" -j "$(nproc)" \
-	--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn nvmev-uhost >/dev/null
+mkdir -p "$userspace"
+# one build at a time: make check runs two guests at once
+(
+	flock 9
+	cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
+	cmake --build "$userspace" -j "$(nproc)" \
+		--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn nvmev-uhost >/dev/null
+) 9>"$userspace/.guest-test.lock"
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
 	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
@@ -125,7 +153,7 @@ status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
-	-append "console=ttyS0 $memory $intremap iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 $memory $intremap iomem=relaxed panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then

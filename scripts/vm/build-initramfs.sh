@@ -3,6 +3,9 @@
 # test tools with their libraries, the stock kernel's nvme/ext4 modules in
 # dependency order, nvmev.ko and the guest tests.
 # Usage: build-initramfs.sh KVER NVMEV_KO OUT.cpio.gz [EXTRA_BINARY...]
+# With NVMEV_MODPROBE=DIR/nvmev.ko (relative to /lib/modules/KVER, e.g.
+# updates/dkms/nvmev.ko, where DKMS installs it) nvmev.ko is also there,
+# in a modules.dep, so that the guest can `modprobe nvmev`.
 set -euo pipefail
 kver=$1
 ko=$2
@@ -68,6 +71,11 @@ for m in "${order[@]}"; do
 	echo "$m" >>"$root/modules/order"
 done
 cp "$ko" "$root/modules/nvmev.ko"
+if [ -n "${NVMEV_MODPROBE:-}" ]; then
+	mkdir -p "$root/lib/modules/$kver/$(dirname "$NVMEV_MODPROBE")"
+	cp "$ko" "$root/lib/modules/$kver/$NVMEV_MODPROBE"
+	echo "$NVMEV_MODPROBE:" >"$root/lib/modules/$kver/modules.dep"
+fi
 
 cp "$here"/tests/guest/*.sh "$root/tests/"
 mkdir -p "$root/experiments"

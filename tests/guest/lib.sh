@@ -116,7 +116,7 @@ kernel_reports() {
 }
 
 # the tiers a test can name on its "# tiers:" line ("none": run by name only)
-GUEST_TIERS="stock patched debug debug_long iommu memmap"
+GUEST_TIERS="stock patched debug debug_long iommu memmap dkms"
 
 # tier_tests TIER: the tests whose "# tiers:" line (the line above their
 # function) names TIER, in file order; smoke first (the quickest sign that
