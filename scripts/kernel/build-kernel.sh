@@ -33,6 +33,11 @@ tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1*.tar.xz' ! -name 'li
 [ -n "$tarball" ] || { echo "build-kernel: install linux-source-6.1" >&2; exit 1; }
 command -v ccache >/dev/null || { echo "build-kernel: install ccache" >&2; exit 1; }
 
+# steps 1 and 2 change the source both variants build from: one at a time
+# (make check builds the two at once)
+exec 9>"$cache/src.lock"
+flock 9
+
 # 1. pristine source, once, as a git tree so the series applies with git am
 if [ ! -d "$src/.git" ]; then
 	rm -rf "$src" && mkdir -p "$src"
@@ -57,6 +62,8 @@ if [ "$(cat "$src/.nvmev-series" 2>/dev/null)" != "$stamp" ]; then
 	done <"$series_dir/series"
 	echo "$stamp" >"$src/.nvmev-series"
 fi
+
+flock -u 9
 
 # 3. configuration, regenerated when the fragment changed
 mkdir -p "$out"
