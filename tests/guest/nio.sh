@@ -171,12 +171,20 @@ test_nio() {
 	check "off: no interrupts" [ "$txn_irqs" -eq 0 ]
 	cat $q/nio_state
 
-	# The two T_dynamic estimators, window 16, on one poll queue: 16
-	# completions against T_expect 0 (all late), then 8 against 10 ms (all
-	# early). The paper's (late) keeps the 8 remaining delays; the signed
-	# mean of 8 delays and 8 much earlier completions is below 0, so 0.
+	# The two T_dynamic estimators, window 16, on one poll queue, each from
+	# a reset: 4 completions against T_expect 0 (all late, by L), then 12
+	# against 10 ms (all early, by 10 ms - t), so that the window holds
+	# exactly these 16. The paper's (late) keeps the 4 delays and counts
+	# the early ones as 0: 4 L / 16 > 0. The signed one takes the mean of
+	# all 16, 4 L + 12 (t - 10 ms) over 16, at most 0 once clamped when
+	# reads are fast, and never above that figure computed from
+	# nvmev-txn's own latencies (which include the system call, so are no
+	# shorter than the kernel's). That bound, not 0, is what is checked: a
+	# debug guest sharing the host with another guest took 9 ms a read,
+	# and the signed mean was rightly above 0 there; counting early
+	# completions as 0 (the late rule) exceeds it whenever t < 10 ms
+	# (the latencies are printed: hundreds of us on an idle host).
 	# (A sleep cost of 10 ms keeps NIO from sleeping: no oversleeps.)
-	# Unscaled device: a read must be far below the 10 ms of "early".
 	check "unscaled" sh -c "echo 1 >$DBG/time_scale"
 	echo 1 >$q/nio_enable
 	echo "0 0 0 0 0" >$q/nio_read_sleep_ns
@@ -187,16 +195,27 @@ test_nio() {
 		echo 16 >$q/nio_window
 		check "$est: estimates reset" [ "$(nio_dyn4)" = 0 ]
 		echo "0 0 0 0 0" >$q/nio_read_expect_ns
-		check "$est: 16 late" nio_txn --hipri --count 16
+		check "$est: 4 late" nio_txn --hipri --count 4
+		late_us=$(txn_field mean_us)
 		check "$est: a delay estimated" [ "$(nio_dyn4)" -gt 0 ]
 		echo "10000000 10000000 10000000 10000000 10000000" >$q/nio_read_expect_ns
-		check "$est: 8 early" nio_txn --hipri --count 8
-		if [ $est = late ]; then dyn_late=$(nio_dyn4); else dyn_signed=$(nio_dyn4); fi
+		check "$est: 12 early" nio_txn --hipri --count 12
+		early_us=$(txn_field mean_us)
+		echo "nio: $est: 4 late reads $late_us us, 12 early $early_us us (T_expect 10 ms)"
+		if [ $est = late ]; then
+			dyn_late=$(nio_dyn4)
+		else
+			dyn_signed=$(nio_dyn4)
+			# ns, 1 us for rounding
+			bound=$(awk -v l="$late_us" -v t="$early_us" \
+				'BEGIN { b = (4 * l + 12 * (t - 10000)) * 1000 / 16; printf "%d", (b < 0 ? 0 : b) + 1000 }')
+		fi
 	done
 	NIO_PIN=
-	echo "nio: T_dynamic after 16 late and 8 early: late $dyn_late ns, signed $dyn_signed ns"
-	check "late: keeps the 8 delays" [ "$dyn_late" -gt 0 ]
-	check "signed: early completions cancel them" [ "$dyn_signed" = 0 ]
+	echo "nio: T_dynamic after 4 late and 12 early: late $dyn_late ns, signed $dyn_signed ns" \
+		"(at most $bound ns from the reads' latencies)"
+	check "late: keeps the delays" [ "$dyn_late" -gt 0 ]
+	check "signed: early completions cancel them" [ "$dyn_signed" -le "$bound" ]
 	echo 0 >$q/nio_enable
 	cat /tmp/nio.out
 	check "rmmod" unload_nvmev
