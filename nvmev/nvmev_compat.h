@@ -16,6 +16,7 @@
 #include "ftl_compat.h"
 
 #ifdef __KERNEL__
+#include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
@@ -53,6 +54,16 @@ static inline void nvmev_wr64(void __iomem *bar, u32 off, u64 v)
 	lo_hi_writeq(v, bar + off);
 }
 
+/*
+ * A doorbell the host may write at the same moment: set it to @v only if
+ * it still holds @old (returned when so). BAR0 is RAM the module mapped;
+ * the locked access is what makes it atomic against the host's store.
+ */
+static inline u32 nvmev_cmpxchg32(void __iomem *bar, u32 off, u32 old, u32 v)
+{
+	return cmpxchg((u32 __force *)(bar + off), old, v);
+}
+
 /* host memory: read what the host wrote before its doorbell, publish ours */
 #define nvmev_rmb()	rmb()
 #define nvmev_wmb()	dma_wmb()
@@ -63,11 +74,25 @@ static inline void nvmev_wr64(void __iomem *bar, u32 off, u64 v)
 /* the kernel's marker of device memory, nothing to a userspace compiler */
 #define __iomem
 
+#ifdef NVMEV_TEST_HOOKS
+/*
+ * The unit tests' host (tests/unit/test_ctrl.cc), called after every
+ * register read: it writes between what the controller read and what it
+ * does with it.
+ */
+void nvmev_test_after_read(const void *bar, u32 off);
+#else
+#define nvmev_test_after_read(bar, off) do { } while (0)
+#endif
+
 /* relaxed atomics: each access happens, whole, as the host wrote it */
 static inline u32 nvmev_rd32(const void *bar, u32 off)
 {
-	return __atomic_load_n((const u32 *)((const u8 *)bar + off),
-			       __ATOMIC_RELAXED);
+	u32 v = __atomic_load_n((const u32 *)((const u8 *)bar + off),
+				__ATOMIC_RELAXED);
+
+	nvmev_test_after_read(bar, off);
+	return v;
 }
 
 static inline u64 nvmev_rd64(const void *bar, u32 off)
@@ -84,6 +109,13 @@ static inline void nvmev_wr64(void *bar, u32 off, u64 v)
 {
 	nvmev_wr32(bar, off, (u32)v);
 	nvmev_wr32(bar, off + 4, (u32)(v >> 32));
+}
+
+static inline u32 nvmev_cmpxchg32(void *bar, u32 off, u32 old, u32 v)
+{
+	__atomic_compare_exchange_n((u32 *)((u8 *)bar + off), &old, v, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return old;
 }
 
 #define nvmev_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)

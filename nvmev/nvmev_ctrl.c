@@ -416,19 +416,21 @@ static bool nvmev_slots_written(const struct nvmev_sq *sq, u32 tail)
 
 /*
  * Clear the admin SQ tail doorbell unless it is the host's ring of its
- * new queue. The host may ring while this runs, with the very value read:
- * it wrote the command before, so a second look at the slots tells, and
- * puts the ring back.
+ * new queue. The host may ring while this runs: with another value, which
+ * the exchange then leaves alone; or with the very value read, having
+ * written the command before, so a second look at the slots tells, and
+ * puts the ring back (unless the host rang again meanwhile).
  */
 static void nvmev_clear_stale_admin_tail(struct nvmev_ctrl *c, u32 seen)
 {
-	u32 tail = nvmev_rd32(c->bar, nvmev_sq_doorbell(0));
+	u32 db = nvmev_sq_doorbell(0), tail = nvmev_rd32(c->bar, db);
 
 	if (tail != seen || nvmev_slots_written(&c->sqs[0], tail))
 		return;
-	nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
+	if (nvmev_cmpxchg32(c->bar, db, tail, 0) != tail)
+		return;
 	if (nvmev_slots_written(&c->sqs[0], tail))
-		nvmev_wr32(c->bar, nvmev_sq_doorbell(0), tail);
+		nvmev_cmpxchg32(c->bar, db, 0, tail);
 }
 
 /*
@@ -497,8 +499,9 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 		nvmev_ctrl_enable(c, cc);
 		if (c->enabled && moved && !c->admin_rung_disabled)
 			nvmev_clear_stale_admin_tail(c, seen);
-		else if (!c->enabled ||
-			 nvmev_rd32(c->bar, nvmev_sq_doorbell(0)) == seen)
+		else if (c->enabled)
+			nvmev_cmpxchg32(c->bar, nvmev_sq_doorbell(0), seen, 0);
+		else
 			nvmev_wr32(c->bar, nvmev_sq_doorbell(0), 0);
 		/*
 		 * Only now RDY = 1: a host that waits for it rings after the
@@ -523,8 +526,7 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 			nvmev_wr32(c->bar, NVME_REG_CSTS, NVME_CSTS_RDY);
 		}
 		/* an old head is refused as beyond the new, empty, CQ anyway */
-		if (nvmev_rd32(c->bar, nvmev_cq_doorbell(0)) == cq_seen)
-			nvmev_wr32(c->bar, nvmev_cq_doorbell(0), 0);
+		nvmev_cmpxchg32(c->bar, nvmev_cq_doorbell(0), cq_seen, 0);
 		return true;
 	}
 	if (CC_SHN(cc) && !c->shutdown) {

@@ -27,6 +27,13 @@ struct Host {
 
 Host* g;
 
+// A host write timed between a register read of the controller's and
+// what it does with the value: on the next read of @off, @value goes in.
+struct WriteOnRead {
+  bool armed = false;
+  u32 off = 0, value = 0;
+} write_on_read;
+
 u64 op_now(void*) { return 1000; }
 void* op_host_ptr(void*, u64 addr, u64 len, bool) {
   if (addr < kRamBase || addr + len > kRamBase + g->ram.size()) return nullptr;
@@ -170,4 +177,43 @@ TEST_F(CtrlTest, DoorbellWrittenWhileDisabledRingsNothing) {
   EXPECT_TRUE(h.admin_cids.empty());
 }
 
+// A host that goes on at the RDY = 1 of before rings its new admin queue
+// at any moment of the controller's enable. A ring that lands between the
+// controller's read of the stale doorbell and its clearing must survive:
+// a plain write of 0 lost it, and the command never ran (the host timed
+// out; seen by the guest's uhost cc-toggle case on the debug kernel).
+TEST_F(CtrlTest, RingWhileClearingStaleTailAfterSeenReset) {
+  enable_and_run(5);
+  wr(NVME_REG_CC, 0);
+  poll();  // the reset, seen
+  program_admin(2);
+  wr(NVME_REG_CC, kCc);
+  write_cmd(0, 9);
+  write_on_read = {true, NVME_REG_DBS, 1};  // the ring, mid-enable
+  poll();
+  poll();
+  EXPECT_FALSE(write_on_read.armed) << "the controller never read the doorbell";
+  EXPECT_EQ(h.admin_cids, std::vector<u16>({1, 2, 3, 4, 5, 9}));
+}
+
+// The same with EN 1 -> 0 -> 1 between two polls (the reset unseen).
+TEST_F(CtrlTest, RingWhileClearingStaleTailAfterUnseenReset) {
+  enable_and_run(5);
+  wr(NVME_REG_CC, 0);
+  program_admin(2);
+  wr(NVME_REG_CC, kCc);
+  write_cmd(0, 9);
+  write_on_read = {true, NVME_REG_DBS, 1};
+  poll();
+  poll();
+  EXPECT_FALSE(write_on_read.armed) << "the controller never read the doorbell";
+  EXPECT_EQ(h.admin_cids, std::vector<u16>({1, 2, 3, 4, 5, 9}));
+}
+
 }  // namespace
+
+extern "C" void nvmev_test_after_read(const void* bar, u32 off) {
+  if (!write_on_read.armed || !g || bar != g->bar || off != write_on_read.off) return;
+  write_on_read.armed = false;
+  nvmev_wr32(g->bar, off, write_on_read.value);
+}
