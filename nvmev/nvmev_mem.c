@@ -181,7 +181,10 @@ refuse:
 
 struct nvmev_block_scan {
 	u64 size;			/* memory_block_size_bytes() */
-	u64 start[NVMEV_BLOCK_TRIES];	/* the highest blocks, ascending */
+	struct {
+		u64 start;
+		u64 ram_start, ram_end;	/* its System RAM range */
+	} blk[NVMEV_BLOCK_TRIES];	/* the highest blocks, ascending */
 	u32 nr;
 };
 
@@ -196,13 +199,55 @@ static int nvmev_note_blocks(struct resource *res, void *arg)
 	for (s = ALIGN(res->start, b->size); s + b->size - 1 <= res->end;
 	     s += b->size) {
 		if (b->nr == NVMEV_BLOCK_TRIES) {
-			memmove(b->start, b->start + 1,
-				sizeof(b->start[0]) * (NVMEV_BLOCK_TRIES - 1));
+			memmove(b->blk, b->blk + 1,
+				sizeof(b->blk[0]) * (NVMEV_BLOCK_TRIES - 1));
 			b->nr--;
 		}
-		b->start[b->nr++] = s;
+		b->blk[b->nr].start = s;
+		b->blk[b->nr].ram_start = res->start;
+		b->blk[b->nr].ram_end = res->end;
+		b->nr++;
 	}
 	return 0;
+}
+
+/*
+ * Can the block at @i go without leaving its System RAM range behind?
+ * Removing it shrinks or splits that range's resource, and the kernel
+ * (release_mem_region_adjustable()) can only do so when the range's
+ * children - the kernel image, a crash kernel - all stay in the part
+ * that remains: below the block, or above it for a block at the range's
+ * start. Otherwise it WARNs and keeps the resource: the memory is gone,
+ * yet its range still reads as busy System RAM, so neither this module
+ * nor add_memory() can use it until reboot. With KASLR the kernel image
+ * can sit high in RAM, making every block below it such a block.
+ *
+ * A block that is its range (one given back by an earlier unload) goes
+ * whole, resource and all: a child there would be memory the kernel
+ * reserved, which offlining refuses anyway. For the others a probe
+ * resource over the part that must hold no child tells: insert_resource()
+ * nests it inside the range and moves under it whatever lies there, or
+ * fails when something straddles its edge.
+ */
+static bool nvmev_block_leaves_range(const struct nvmev_block_scan *b, u32 i)
+{
+	u64 s = b->blk[i].start, e = s + b->size - 1;
+	struct resource probe = {
+		.name = KBUILD_MODNAME " probe",
+		.start = s,
+		.end = s == b->blk[i].ram_start ? e : b->blk[i].ram_end,
+		.flags = IORESOURCE_MEM,
+	};
+	bool clear;
+
+	if (s == b->blk[i].ram_start && e == b->blk[i].ram_end)
+		return true;
+	if (insert_resource(&iomem_resource, &probe))
+		return false;
+	clear = !READ_ONCE(probe.child) && probe.parent &&
+		probe.parent->parent == &iomem_resource;
+	remove_resource(&probe);
+	return clear;
 }
 
 /*
@@ -214,15 +259,19 @@ static int nvmev_remove_block(struct nvmev_dev *dev,
 			      const struct nvmev_block_scan *b)
 {
 	int ret = -ENOSPC;
-	u32 i;
+	u32 i, stuck = 0;
 
 	for (i = b->nr; i-- > 0;) {
-		u64 s = b->start[i];
+		u64 s = b->blk[i].start;
 
 		if (region_intersects(s, b->size, IORESOURCE_SYSTEM_RAM,
 				      IORES_DESC_NONE) != REGION_INTERSECTS ||
 		    !pfn_to_online_page(PFN_DOWN(s)))
 			continue;
+		if (!nvmev_block_leaves_range(b, i)) {
+			stuck++;
+			continue;
+		}
 		dev->block_nid = page_to_nid(pfn_to_page(PFN_DOWN(s)));
 		ret = offline_and_remove_memory(s, b->size);
 		if (!ret) {
@@ -233,8 +282,8 @@ static int nvmev_remove_block(struct nvmev_dev *dev,
 		if (ret == -EINTR)	/* the user gave up waiting */
 			break;
 	}
-	pr_err("no memory block of %llu MiB could be taken offline for the registers (%u tried from the top of RAM, last error %d): load with memmap_start/memmap_size and a memmap= reservation\n",
-	       b->size >> 20, b->nr, ret);
+	pr_err("no memory block of %llu MiB could be taken offline for the registers (%u tried from the top of RAM, %u of them below the kernel image or another resource inside their RAM range, last error %d): load with memmap_start/memmap_size and a memmap= reservation\n",
+	       b->size >> 20, b->nr, stuck, ret);
 	return ret == -EINTR ? ret : -EBUSY;
 }
 
