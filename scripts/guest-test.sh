@@ -43,6 +43,8 @@
 # blocks below it in that position on purpose (memory.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/vm/kernels.sh
+. scripts/vm/kernels.sh
 tests=${1:-all}
 series=${GUEST_KERNEL:-6.1}
 [[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "guest-test: GUEST_KERNEL=$series is not a kernel series (6.1, 6.12)" >&2; exit 2; }
@@ -81,11 +83,9 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	kdir=$KERNEL_TREE
 	[ -f "$kernel" ] || { echo "guest-test: no bzImage in $KERNEL_TREE" >&2; exit 1; }
 else
-	# the newest of the series, Debian's generic flavour (not -rt, -cloud)
-	kernel=$(find /boot -maxdepth 1 -name "vmlinuz-$series.*-amd64" ! -name '*-rt-amd64' \
-		! -name '*-cloud-amd64' | sort -V | tail -1)
-	[ -n "$kernel" ] || { echo "guest-test: no $series kernel in /boot (linux-image-amd64, linux-image-$series-amd64)" >&2; exit 1; }
-	kver=${kernel#/boot/vmlinuz-}
+	kver=$(debian_kernel "$series")
+	[ -n "$kver" ] || { echo "guest-test: no $series kernel in /boot (linux-image-amd64, linux-image-$series-amd64)" >&2; exit 1; }
+	kernel=/boot/vmlinuz-$kver
 	kdir=/lib/modules/$kver/build
 	[ -d "$kdir" ] || { echo "guest-test: no headers for $kver (linux-headers-amd64)" >&2; exit 1; }
 fi
@@ -115,11 +115,7 @@ dkms)
 	dkms_ko=$(modinfo -k "$kver" -n nvmev 2>/dev/null) || dkms_ko=
 	[[ $dkms_ko == /lib/modules/$kver/updates/dkms/nvmev.ko* ]] ||
 		{ echo "guest-test: DKMS has no nvmev.ko for $kver (found: ${dkms_ko:-none}); scripts/dkms.sh install" >&2; exit 1; }
-	case $dkms_ko in
-	*.xz) xz -dc "$dkms_ko" >"$scratch/nvmev.ko" ;;
-	*.zst) zstd -qdc "$dkms_ko" >"$scratch/nvmev.ko" ;;
-	*) cp "$dkms_ko" "$scratch/nvmev.ko" ;;
-	esac
+	unpack_module "$dkms_ko" "$scratch/nvmev.ko"
 	export NVMEV_MODPROBE=updates/dkms/nvmev.ko
 	# the guest checks that modprobe loads this tree's version
 	module_env="NVMEV_DKMS_VERSION=$(scripts/dkms.sh version)"

@@ -17,6 +17,8 @@
 # TIERS=unit,guest runs only those (make check TIERS=...); default all.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/vm/kernels.sh
+. scripts/vm/kernels.sh
 build=${BUILD:-build}
 jobs=$(nproc)
 passed=0
@@ -135,8 +137,7 @@ guest() {
 # postinst hook builds nvmev.ko for it. That kernel then boots with it.
 guest612() {
 	local k
-	k=$(find /lib/modules -mindepth 1 -maxdepth 1 -name '6.12.*-amd64' ! -name '*-rt-*' \
-		! -name '*-cloud-*' -printf '%f\n' | sort -V | tail -1)
+	k=$(debian_kernel 6.12)
 	[ -n "$k" ] || { echo "guest612: no 6.12 kernel installed (linux-image-6.12-amd64)"; return 1; }
 	scripts/dkms.sh uninstall && scripts/dkms.sh install &&
 		/etc/kernel/postinst.d/dkms "$k" &&

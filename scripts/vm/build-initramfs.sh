@@ -14,6 +14,8 @@ out=$3
 shift 3
 extra=("$@")
 here=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/vm/kernels.sh
+. "$here/scripts/vm/kernels.sh"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
@@ -64,11 +66,7 @@ done
 for m in "${order[@]}"; do
 	f=$(modinfo -k "$kver" -n "$m")
 	[ "$f" = "(builtin)" ] && continue
-	case "$f" in
-	*.xz) xz -dc "$f" >"$root/modules/$m.ko" ;;
-	*.zst) zstd -qdc "$f" >"$root/modules/$m.ko" ;;
-	*) cp "$f" "$root/modules/$m.ko" ;;
-	esac
+	unpack_module "$f" "$root/modules/$m.ko"
 	echo "$m" >>"$root/modules/order"
 done
 cp "$ko" "$root/modules/nvmev.ko"
