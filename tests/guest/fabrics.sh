@@ -13,7 +13,7 @@ NVMET_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:5e4f0c6a-2d3b-4c1e-9a8f-7b6d5c4e3f
 # 127.0.0.1:4420, holding nvme0n1 as namespace 1 (bdev) or the whole
 # controller nvme0 (passthru: its identity and commands go through)
 nvmet_export() {
-	grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config || return 1
+	mount_configfs || return 1
 	ip link set lo up || return 1
 	s=$NVMET/subsystems/$NVMET_NQN
 	mkdir "$s" && echo 1 >"$s/attr_allow_any_host" || return 1
@@ -86,9 +86,7 @@ test_nvmet_tcp() {
 	check "export nvme0n1 over TCP" nvmet_export bdev || { nvmet_unexport; return 1; }
 	check "connect" fabric_connect ns || { nvmet_unexport; return 1; }
 	echo "nvmet_tcp: $FABRIC_CTRL ($(cat "/sys/class/nvme/$FABRIC_CTRL/transport")), namespace $FABRIC_DEV"
-	check "fio verify over TCP" fio --name=fabric --filename="$FABRIC_DEV" --rw=randwrite \
-		--bsrange=4k-64k --size=32M --direct=1 --ioengine=libaio --iodepth=16 \
-		--verify=crc32c --verify_fatal=1 --do_verify=1 --eta=never
+	check "fio verify over TCP" fio_verify "$FABRIC_DEV" 32M --iodepth=16
 	random /tmp/data.f 65536
 	check "write over TCP" dd if=/tmp/data.f of="$FABRIC_DEV" bs=64k seek=1000 oflag=direct
 	check "the local namespace holds it" holds_at $((1000 * 65536)) /tmp/data.f
@@ -108,7 +106,7 @@ test_nvmet_tcp() {
 # tiers: stock
 test_nvmet_passthru() {
 	check "insmod" load_nvmev || return 1
-	grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
+	mount_configfs
 	if ! kernel_at_least 6 12; then
 		# say so, and check that it is the kernel's lack, not a failure
 		mkdir "$NVMET/subsystems/$NVMET_NQN"

@@ -188,6 +188,23 @@ fails_with() {
 	grep -q "$text" /tmp/fails.err || { cat /tmp/fails.err; return 1; }
 }
 
+# fio_verify FILE SIZE [fio options...]: random writes of 4-64 KiB over
+# SIZE of FILE, each block crc32c-checked when read back; more options
+# (--offset, --iodepth) override these
+fio_verify() {
+	fv_file=$1
+	fv_size=$2
+	shift 2
+	fio --name=verify --filename="$fv_file" --size="$fv_size" --rw=randwrite \
+		--bsrange=4k-64k --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --eta=never "$@"
+}
+
+# mount_configfs: configfs where nvmet looks for it
+mount_configfs() {
+	grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
+}
+
 # kernel_at_least MAJOR MINOR: the guest runs that kernel or a later one
 kernel_at_least() {
 	kv=$(uname -r)

@@ -35,9 +35,7 @@ test_no_memmap() {
 	check "MemTotal less the block" [ $((before - during)) -ge $((block * 15 / 16 / 1024)) ]
 	check "data in pages" [ "$(value data_paged "$DBG/stats")" = 1 ]
 	nguid=$(nvme id-ns /dev/nvme0n1 -n 1 | sed -n 's/^nguid *: *//p')
-	check "fio verify" fio --name=block --filename=/dev/nvme0n1 --rw=randwrite --bsrange=4k-64k \
-		--size=16M --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1 \
-		--do_verify=1 --eta=never
+	check "fio verify" fio_verify /dev/nvme0n1 16M
 	check "pages taken" [ "$(value data_pages "$DBG/stats")" -gt 0 ]
 	check "rmmod" unload_nvmev
 	dmesg | grep nvmev: | tail -2
@@ -72,9 +70,7 @@ test_block_below_reservation() {
 	start=$(value memmap_start "$DBG/geometry")
 	echo "block_below_reservation: crash kernel at 0x$crash, block taken at $start"
 	check "a block below the crash kernel" [ $((start)) -lt $((0x$crash)) ]
-	check "fio verify" fio --name=block --filename=/dev/nvme0n1 --rw=randwrite --bs=16k \
-		--size=8M --direct=1 --ioengine=libaio --iodepth=4 --verify=crc32c --verify_fatal=1 \
-		--do_verify=1 --eta=never
+	check "fio verify" fio_verify /dev/nvme0n1 8M
 	check "rmmod" unload_nvmev
 	check "block given back" [ "$(memory_blocks)" = "$blocks" ]
 	check "its range System RAM again" grep -q "^ *${start#0x}-[0-9a-f]* : System RAM" /proc/iomem

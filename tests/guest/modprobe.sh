@@ -18,9 +18,7 @@ test_dkms_modprobe() {
 	echo "dkms_modprobe: version $(cat /sys/module/nvmev/version), expected $NVMEV_DKMS_VERSION"
 	check "this tree's version is what runs" \
 		[ "$(cat /sys/module/nvmev/version)" = "$NVMEV_DKMS_VERSION" ]
-	check "fio verify" fio --name=dkms --filename=/dev/nvme0n1 --rw=randwrite --bs=4k \
-		--size=16M --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1 \
-		--do_verify=1 --eta=never
+	check "fio verify" fio_verify /dev/nvme0n1 16M
 	check "modprobe -r" modprobe -r nvmev
 	online_blocks
 	check "gone" sh -c "! grep -q '^nvmev ' /proc/modules && ! [ -e /dev/nvme0 ]"

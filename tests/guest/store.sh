@@ -44,9 +44,7 @@ test_paged_data() {
 	# once, past the default drive's size
 	mib=${PAGED_MIB:-32}
 	off=$(((cap - 64) * m))
-	check "fio verify, 4-64 KiB" fio --name=paged --filename=/dev/nvme0n1 --rw=randwrite \
-		--bsrange=4k-64k --offset=$off --size="${mib}M" --direct=1 --ioengine=libaio --iodepth=8 \
-		--verify=crc32c --verify_fatal=1 --do_verify=1 --eta=never
+	check "fio verify, 4-64 KiB" fio_verify /dev/nvme0n1 "${mib}M" --offset=$off
 	check "a page per unit written" pages_are $((mib * 256))
 	check "nuse: the pages" [ "$(id_ns nuse)" = $((mib * 256 * 8)) ]
 	check "discard them" blkdiscard -o $off -l $((mib * m)) /dev/nvme0n1
