@@ -3,6 +3,8 @@
  * nvmev: shared definitions of the virtual NVMe controller.
  *
  * Layers, each in its own file, as in drivers/nvme/target:
+ *   nvmev_drive.c   one drive's creation and removal, in order
+ *   nvmev_configfs.c drives made at run time (/sys/kernel/config/nvmev)
  *   nvmev_mem.c     the registers' memory: memmap= or a memory block
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
  *   nvmev_msi.c     an MSI domain of our own when the kernel has none
@@ -104,8 +106,12 @@ struct nvmev_store {
 	u64 full_writes;		/* writes failed for want of a page */
 };
 
+#define NVMEV_NAME_LEN		40	/* "nvmev-" and a configfs name */
+
 struct nvmev_dev {
 	/* configuration */
+	char name[NVMEV_NAME_LEN];	/* debugfs directory, thread */
+	char tag[NVMEV_NAME_LEN + 8];	/* log lines: "" or "drive NAME: " */
 	struct ftl_config cfg;
 	u64 memmap_start;		/* the registers' memory (nvmev_mem.c) */
 	u64 memmap_size;
@@ -170,6 +176,25 @@ struct nvmev_dev {
 	struct dentry *debugfs;
 	u64 locate_lba;			/* debugfs "locate" query */
 };
+
+/* nvmev_drive.c: what a drive is made from, checked by the creation */
+struct nvmev_drive_conf {
+	const char *name;		/* nvmev_dev.name */
+	const char *tag;		/* nvmev_dev.tag */
+	struct ftl_config cfg;
+	struct nvmev_params params;
+	const char *memmap_start;	/* both NULL: a memory block */
+	const char *memmap_size;
+};
+
+int nvmev_drive_create(const struct nvmev_drive_conf *conf,
+		       struct nvmev_dev **out);
+void nvmev_drive_destroy(struct nvmev_dev *dev);
+
+/* nvmev_configfs.c: new drives start from the module's parameters */
+int nvmev_configfs_init(const struct ftl_config *cfg,
+			const struct nvmev_params *params);
+void nvmev_configfs_exit(void);
 
 /* nvmev_pci.c */
 /* nvmev_msi.c: MSI-X without the kernel's MSI domain */

@@ -13,7 +13,9 @@
 #include "nvmev.h"
 #include "nvmev_compat.h"
 
-#define NVMEV_SN	"NVMEV00000001"
+/* serial and NQN: "NVMEV" or the NQN's prefix, and the PCI domain */
+#define NVMEV_SN	"NVMEV%08X"
+#define NVMEV_NQN	"nqn.2026-11.io.nvmev:domain-%04x"
 #define NVMEV_MN	"nvmev virtual SSD"
 #define NVMEV_FR	"0.1"
 
@@ -44,9 +46,13 @@ static void nvmev_pad_copy(char *dst, const char *src, size_t n)
 
 static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 {
+	char sn[sizeof(id->sn) + 1];
+
 	id->vid = cpu_to_le16(NVMEV_VENDOR_ID);
 	id->ssvid = cpu_to_le16(NVMEV_VENDOR_ID);
-	nvmev_pad_copy(id->sn, NVMEV_SN, sizeof(id->sn));
+	/* per drive, or the host's nvme driver takes two for one subsystem */
+	snprintf(sn, sizeof(sn), NVMEV_SN, dev->sysdata.domain);
+	nvmev_pad_copy(id->sn, sn, sizeof(id->sn));
 	nvmev_pad_copy(id->mn, NVMEV_MN, sizeof(id->mn));
 	nvmev_pad_copy(id->fr, NVMEV_FR, sizeof(id->fr));
 	id->rab = 6;
@@ -66,7 +72,7 @@ static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_DSM | NVME_CTRL_ONCS_WRITE_ZEROES);
 	id->vwc = NVME_CTRL_VWC_PRESENT;
 	id->awun = 0;
-	strscpy(id->subnqn, "nqn.2026-11.io.nvmev:ctrl1", sizeof(id->subnqn));
+	snprintf(id->subnqn, sizeof(id->subnqn), NVMEV_NQN, dev->sysdata.domain);
 	id->psd[0].max_power = cpu_to_le16(2500);	/* 25 W */
 	if (dev->ns.hints_supported) {
 		const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
@@ -88,10 +94,15 @@ static void nvmev_ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
 	static const u8 base[16] = { 0x4e, 0x56, 0x4d, 0x45, 0x56, 0x00, 0x00,
 				     0x01 };
 
+	/*
+	 * Stable across loads, whatever memory the registers take, and one
+	 * drive's apart from another's (the PCI domain): the host's nvme
+	 * driver clears IDs it sees twice.
+	 */
 	memcpy(nguid, base, 16);
-	/* stable across loads, whatever memory the registers take */
 	put_unaligned_be64(dev->sysdata.domain, nguid + 8);
 	memcpy(eui64, base, 8);
+	put_unaligned_be16(dev->sysdata.domain, eui64 + 6);
 }
 
 static void nvmev_identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)

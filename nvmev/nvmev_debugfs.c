@@ -217,7 +217,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(time_scale_fops, nvmev_time_scale_get, nvmev_time_scale
 
 void nvmev_debugfs_init(struct nvmev_dev *dev)
 {
-	dev->debugfs = debugfs_create_dir("nvmev", NULL);
+	dev->debugfs = debugfs_create_dir(dev->name, NULL);
 	debugfs_create_file("geometry", 0444, dev->debugfs, dev, &nvmev_geometry_fops);
 	debugfs_create_file("stats", 0444, dev->debugfs, dev, &nvmev_stats_fops);
 	debugfs_create_file("stats_reset", 0200, dev->debugfs, dev, &reset_fops);

@@ -380,6 +380,12 @@ int nvmev_pci_create(struct nvmev_dev *dev)
 	dev->pci_ops.write = nvmev_cfg_write;
 	dev->sysdata.node = NUMA_NO_NODE;
 
+	/* another drive's, or a real one's: say so rather than fail below */
+	if (pci_find_bus(domain, 0)) {
+		pr_err("%sPCI domain %04x is in use (pci_domain in use by another drive or bus)\n",
+		       dev->tag, domain);
+		return -EEXIST;
+	}
 	dev->bus = pci_scan_bus(0, &dev->pci_ops, &dev->sysdata);
 	if (!dev->bus) {
 		pr_err("cannot create PCI bus in domain %04x (pci_domain in use?)\n",

@@ -215,7 +215,7 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 	}
 	nvmev_admin_reset(dev);
 
-	dev->worker = kthread_create(nvmev_worker, dev, "nvmev");
+	dev->worker = kthread_create(nvmev_worker, dev, "%s", dev->name);
 	if (IS_ERR(dev->worker)) {
 		ret = PTR_ERR(dev->worker);
 		dev->worker = NULL;

@@ -24,7 +24,8 @@ checkpatch() {
 # validator's table. checkpatch cannot tell such a list from a statement
 # macro, so only in the files that define and expand them are the
 # macro-shape rules relaxed.
-xmacro_files=(ftl/ftl_config.h nvmev/nvmev_params.h nvmev/nvmev_main.c)
+xmacro_files=(ftl/ftl_config.h nvmev/nvmev_params.h nvmev/nvmev_main.c nvmev/nvmev_drive.c
+	nvmev/nvmev_configfs.c)
 xmacro_rules=COMPLEX_MACRO,TRAILING_SEMICOLON,MACRO_ARG_REUSE
 # nvmev.ko builds against more than one kernel (Debian 12's 6.1 and 6.12);
 # what differs between them is in one header, the only file that may test

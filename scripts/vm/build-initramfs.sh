@@ -59,7 +59,7 @@ add_module() {
 	done
 	order+=("$m")
 }
-for m in nvme ext4 crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp; do
+for m in configfs nvme ext4 crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp; do
 	modinfo -k "$kver" -n "$m" >/dev/null 2>&1 && add_module "$m"
 done
 : >"$root/modules/order"

@@ -78,8 +78,22 @@ unload_nvmev() {
 	! [ -e /dev/nvme0n1 ]
 }
 
-# rmmod_nvmev: rmmod, and the memory block the module gave back online
-rmmod_nvmev() { rmmod nvmev && online_blocks; }
+# rmmod_nvmev: rmmod, and the memory block the module gave back online;
+# drives made in configfs hold the module: they go first
+rmmod_nvmev() { drives_clean && rmmod nvmev && online_blocks; }
+
+# the drives made at run time (drives.sh)
+CFS=/sys/kernel/config/nvmev
+
+# drives_clean: every configfs drive powered off and removed
+drives_clean() {
+	for dc in "$CFS"/*/; do
+		[ -d "$dc" ] || continue
+		echo 0 >"$dc/power"
+		rmdir "$dc" || return 1
+	done
+	return 0
+}
 
 # online_blocks: every memory block the kernel has, online. The module
 # gives its block back at unload, and Debian's kernel leaves a block added
