@@ -90,39 +90,32 @@ static ssize_t nvmev_store_value(struct config_item *item, const char *page,
 	return count;
 }
 
-/* One attribute per row of the model's table and of the module's. */
-#define NVMEV_CFS_FTL(name, def, min, max, desc)			\
+/*
+ * One attribute per row of the model's table (u64 fields of cfg) and of
+ * the module's (int fields of params).
+ */
+#define NVMEV_CFS_VALUE(name, table, fmt, is_u64)			\
 static ssize_t nvmev_drive_##name##_show(struct config_item *item,	\
 					 char *page)			\
 {									\
-	return sysfs_emit(page, "%llu\n", to_drive(item)->cfg.name);	\
+	return sysfs_emit(page, fmt "\n", to_drive(item)->table.name);	\
 }									\
 static ssize_t nvmev_drive_##name##_store(struct config_item *item,	\
 					  const char *page,		\
 					  size_t count)			\
 {									\
 	return nvmev_store_value(item, page, count, #name,		\
-				 &to_drive(item)->cfg.name, true);	\
+				 &to_drive(item)->table.name, is_u64);	\
 }									\
 CONFIGFS_ATTR(nvmev_drive_, name);
-FTL_CONFIG_PARAMS(NVMEV_CFS_FTL)
-#undef NVMEV_CFS_FTL
 
+#define NVMEV_CFS_FTL(name, def, min, max, desc)			\
+	NVMEV_CFS_VALUE(name, cfg, "%llu", true)
 #define NVMEV_CFS_PARAM(name, def, min, max, desc)			\
-static ssize_t nvmev_drive_##name##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return sysfs_emit(page, "%d\n", to_drive(item)->params.name);	\
-}									\
-static ssize_t nvmev_drive_##name##_store(struct config_item *item,	\
-					  const char *page,		\
-					  size_t count)			\
-{									\
-	return nvmev_store_value(item, page, count, #name,		\
-				 &to_drive(item)->params.name, false);	\
-}									\
-CONFIGFS_ATTR(nvmev_drive_, name);
+	NVMEV_CFS_VALUE(name, params, "%d", false)
+FTL_CONFIG_PARAMS(NVMEV_CFS_FTL)
 NVMEV_PARAMS(NVMEV_CFS_PARAM)
+#undef NVMEV_CFS_FTL
 #undef NVMEV_CFS_PARAM
 
 static ssize_t nvmev_drive_power_show(struct config_item *item, char *page)

@@ -16,18 +16,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/store}
 mkdir -p "$out"
-pin=0
-[ "$(nproc)" -ge 2 ] && pin=1
+# shellcheck source=scripts/vm/experiment.sh
+. scripts/vm/experiment.sh
 status=0
-if [ -z "${PARSE_ONLY:-}" ]; then
-	GUEST_MEMMAP=1 GUEST_SMP=${GUEST_SMP:-2} GUEST_PIN_VCPUS=${GUEST_PIN_VCPUS:-$pin} \
-		scripts/guest-test.sh store_experiment >"$out/guest-console.txt" 2>&1 || status=$?
-fi
-tr -d '\r' <"$out/guest-console.txt" | grep -E '^(ok|not ok|guest:|guest-test:)' || true
-{
-	echo "round,store,rw,qd,iops,mean_us"
-	tr -d '\r' <"$out/guest-console.txt" | sed -n 's/^store_csv,//p'
-} >"$out/raw.csv"
+GUEST_MEMMAP=1 experiment_guest "$out" store_experiment || status=$?
+experiment_csv "$out" store_csv "round,store,rw,qd,iops,mean_us"
 # per workload: the IOPS of each store (mean over the rounds) and the
 # median over the rounds of pages / linear, each round's pair measured
 # back to back
