@@ -20,7 +20,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths store \
+.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths store scaling \
 	dkms-install dkms-uninstall clean
 
 all: module sim
@@ -73,6 +73,10 @@ paths: deps
 # the default (page-backed) store vs the memmap= store, stock guest: IOPS ratios
 store: deps
 	scripts/store-experiment.sh $(RESULTS)/store
+
+# two drives at once against one: IOPS and latency ratios (docs/drives.md)
+scaling: deps
+	scripts/scaling-experiment.sh $(RESULTS)/scaling
 
 # KVERS="6.1.0-28-amd64 ...": build for those too (default: the running kernel)
 dkms-install:
