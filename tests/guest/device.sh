@@ -66,8 +66,9 @@ bad_model_params() {
 	sed -n 's/^parm=\([a-z0-9_]*\):.*\[default -\{0,1\}[0-9]*, \(-\{0,1\}[0-9]*\)\.\.\([0-9]*\)\]$/\1 \2 \3/p' \
 		/tmp/modinfo >/tmp/model_params
 	n=$(wc -l </tmp/model_params)
-	# every parameter but the two memmap sizes (strings) has a range
-	all=$(($(grep -c '^parmtype=' /tmp/modinfo) - $(grep -c '^parmtype=.*:charp$' /tmp/modinfo)))
+	# every parameter but the two memmap sizes (strings) and default_drive
+	# (a bool) has a range
+	all=$(($(grep -c '^parmtype=' /tmp/modinfo) - $(grep -cE '^parmtype=.*:(charp|bool)$' /tmp/modinfo)))
 	if [ "$n" -eq 0 ] || [ "$n" -ne "$all" ]; then
 		echo "ranges of $n of $all parameters found in nvmev.ko"
 		return 1
@@ -108,6 +109,7 @@ test_bad_params() {
 	check "headroom" bad_insmod "capacity too small for GC headroom" $m capacity_mib=0 \
 		blocks_per_plane=20 op_percent=1
 	check "gc order" bad_insmod "gc_fg_free_blocks=5 must not exceed" $m gc_fg_free_blocks=5
+	check "default_drive" bad_insmod "invalid for parameter .default_drive" $m default_drive=2
 	check "gc_bg" bad_insmod "must be below the" $m capacity_mib=0 blocks_per_plane=16 \
 		op_percent=50 gc_bg_free_blocks=16
 	check "write buffer" bad_insmod "write_buffer_kib=64 is too small" $m write_buffer_kib=64
