@@ -41,8 +41,7 @@ struct nvmev_drive_item {
 	int index;			/* of nvmev_drive_ida */
 	char name[NVMEV_NAME_LEN];	/* "nvmev-" and the directory's */
 	char tag[NVMEV_NAME_LEN + 8];
-	struct ftl_config cfg;
-	struct nvmev_params params;
+	struct nvmev_drive_conf conf;	/* the attributes; names the two above */
 	struct nvmev_dev *dev;		/* powered on: the drive */
 };
 
@@ -110,9 +109,9 @@ static ssize_t nvmev_drive_##name##_store(struct config_item *item,	\
 CONFIGFS_ATTR(nvmev_drive_, name);
 
 #define NVMEV_CFS_FTL(name, def, min, max, desc)			\
-	NVMEV_CFS_VALUE(name, cfg, "%llu", true)
+	NVMEV_CFS_VALUE(name, conf.cfg, "%llu", true)
 #define NVMEV_CFS_PARAM(name, def, min, max, desc)			\
-	NVMEV_CFS_VALUE(name, params, "%d", false)
+	NVMEV_CFS_VALUE(name, conf.params, "%d", false)
 FTL_CONFIG_PARAMS(NVMEV_CFS_FTL)
 NVMEV_PARAMS(NVMEV_CFS_PARAM)
 #undef NVMEV_CFS_FTL
@@ -132,10 +131,6 @@ static ssize_t nvmev_drive_power_store(struct config_item *item,
 				       const char *page, size_t count)
 {
 	struct nvmev_drive_item *d = to_drive(item);
-	struct nvmev_drive_conf conf = {
-		.name = d->name,
-		.tag = d->tag,
-	};
 	bool on;
 	int ret;
 
@@ -150,9 +145,7 @@ static ssize_t nvmev_drive_power_store(struct config_item *item,
 	} else if (on) {
 		ret = configfs_depend_item_unlocked(&nvmev_subsys, item);
 		if (!ret) {
-			conf.cfg = d->cfg;
-			conf.params = d->params;
-			ret = nvmev_drive_create(&conf, &d->dev);
+			ret = nvmev_drive_create(&d->conf, &d->dev);
 			if (ret)
 				configfs_undepend_item_unlocked(item);
 		}
@@ -235,10 +228,12 @@ static struct config_item *nvmev_drive_make(struct config_group *group,
 	d->index = index;
 	snprintf(d->name, sizeof(d->name), "nvmev-%s", name);
 	snprintf(d->tag, sizeof(d->tag), "drive %s: ", name);
-	d->cfg = *nvmev_default_cfg;
-	d->params = *nvmev_default_params;
+	d->conf.name = d->name;
+	d->conf.tag = d->tag;
+	d->conf.cfg = *nvmev_default_cfg;
+	d->conf.params = *nvmev_default_params;
 	/* a domain of its own next to the module's drive's */
-	d->params.pci_domain = nvmev_default_params->pci_domain + 1 + index;
+	d->conf.params.pci_domain = nvmev_default_params->pci_domain + 1 + index;
 	config_item_init_type_name(&d->item, name, &nvmev_drive_type);
 	return &d->item;
 }

@@ -14,14 +14,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/io.h>
-#include <linux/ioport.h>
-#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/slab.h>
 #include <linux/stringify.h>
-#include <asm/e820/api.h>
 
 #include "nvmev.h"
 
