@@ -54,6 +54,18 @@ struct nvmev_stats {
 	u64 hint_bits_disabled;		/* hint bits on writes, feature off */
 };
 
+/*
+ * One namespace's I/O (nvmev_io.c): debugfs's "namespaces" and the
+ * SMART/Health log, for the namespace or summed for the controller. Like
+ * SMART's, they count from power-on; stats_reset leaves them.
+ */
+struct nvmev_ns_stats {
+	u64 reads, writes;		/* commands that succeeded */
+	u64 read_sectors;		/* 512-byte units */
+	u64 write_sectors;
+	u64 errors;			/* commands that failed */
+};
+
 /* the Error Information log's ring (nvmev_errlog.c) */
 struct nvmev_errlog {
 	struct nvme_error_slot slots[NVMEV_ERRLOG_ENTRIES];
@@ -68,6 +80,8 @@ struct nvmev_trim {
 	u16 sqid;
 	u16 cid;
 	u16 status;
+	u32 nsid;
+	const struct nvmev_ns *ns;	/* its namespace, DSM ranges' LBAs */
 	u64 due_ns;			/* the model's completion time */
 	void *ranges;			/* DSM ranges as fetched, or NULL */
 	u32 nr;				/* ranges */
@@ -145,7 +159,7 @@ struct nvmev_dev {
 	void *storage;			/* memmap= data area, or NULL */
 	u64 storage_bytes;
 	struct nvmev_store store;
-	/* namespace size and format, hint feature: what the parser sees */
+	/* namespaces' sizes, formats and slices, hint feature: the parser's */
 	struct nvmev_ns_view ns;
 
 	/* controller state, owned by the worker thread */
@@ -166,15 +180,20 @@ struct nvmev_dev {
 	u64 metadata_bytes;		/* the model's tables */
 	struct mutex model_lock;	/* the model: worker vs debugfs readers */
 	struct nvmev_stats stats;
-	u64 smart_units_read;		/* 1000 x 512 B units, for SMART */
-	u64 smart_units_written;
-	u64 smart_host_reads;
-	u64 smart_host_writes;
+	struct nvmev_ns_stats ns_stats[NVMEV_MAX_NS];	/* by NSID - 1 */
 	u64 power_on_ns;
 
 	struct task_struct *worker;
 	struct dentry *debugfs;
 	u64 locate_lba;			/* debugfs "locate" query */
+	u32 locate_nsid;		/* its namespace; 0: the first */
+};
+
+/* a namespace a drive is made with (configfs: namespaces/NSID) */
+struct nvmev_ns_conf {
+	bool present;
+	u64 size_mib;			/* 0: what the others leave */
+	int lba_bytes;			/* 0: the drive's lba_bytes */
 };
 
 /* nvmev_drive.c: what a drive is made from, checked by the creation */
@@ -185,6 +204,8 @@ struct nvmev_drive_conf {
 	struct nvmev_params params;
 	const char *memmap_start;	/* both NULL: a memory block */
 	const char *memmap_size;
+	/* by NSID - 1; none present: one namespace of the whole drive */
+	struct nvmev_ns_conf ns[NVMEV_MAX_NS];
 };
 
 int nvmev_drive_create(const struct nvmev_drive_conf *conf,

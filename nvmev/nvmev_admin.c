@@ -62,13 +62,13 @@ static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->acl = 3;
 	id->aerl = NVMEV_AERL;
 	id->frmw = 0x3;			/* slot 1 read-only, 1 slot */
-	id->lpa = 0x2;			/* command effects log */
+	id->lpa = 0x3;			/* SMART per namespace, effects log */
 	id->elpe = NVMEV_ELPE;
 	id->wctemp = cpu_to_le16(NVMEV_WCTEMP_K);
 	id->cctemp = cpu_to_le16(NVMEV_CCTEMP_K);
 	id->sqes = 0x66;
 	id->cqes = 0x44;
-	id->nn = cpu_to_le32(1);
+	id->nn = cpu_to_le32(dev->ns.nn);
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_DSM | NVME_CTRL_ONCS_WRITE_ZEROES);
 	id->vwc = NVME_CTRL_VWC_PRESENT;
 	id->awun = 0;
@@ -89,41 +89,50 @@ static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->psd[0].exit_lat = cpu_to_le32(10);
 }
 
-static void nvmev_ns_ids(struct nvmev_dev *dev, u8 *eui64, u8 *nguid)
+static void nvmev_ns_ids(struct nvmev_dev *dev, u32 nsid, u8 *eui64, u8 *nguid)
 {
-	static const u8 base[16] = { 0x4e, 0x56, 0x4d, 0x45, 0x56, 0x00, 0x00,
-				     0x01 };
+	static const u8 base[16] = { 0x4e, 0x56, 0x4d, 0x45, 0x56 };
 
 	/*
 	 * Stable across loads, whatever memory the registers take, and one
-	 * drive's apart from another's (the PCI domain): the host's nvme
-	 * driver clears IDs it sees twice.
+	 * namespace's apart from any other's (the NSID and the drive's PCI
+	 * domain): the host's nvme driver clears IDs it sees twice.
 	 */
 	memcpy(nguid, base, 16);
+	nguid[7] = nsid;
 	put_unaligned_be64(dev->sysdata.domain, nguid + 8);
 	memcpy(eui64, base, 8);
+	eui64[5] = nsid - 1;
 	put_unaligned_be16(dev->sysdata.domain, eui64 + 6);
 }
 
-static void nvmev_identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
+static void nvmev_identify_ns(struct nvmev_dev *dev, u32 nsid,
+			      struct nvme_id_ns *id)
 {
+	const struct nvmev_ns *ns = nvmev_ns_get(&dev->ns, nsid);
 	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
-	u32 per_lba = dev->ns.lba_shift;
 	u64 pu_bytes = (u64)g->pu_units * FTL_MAP_UNIT;
+	u32 per_lba;
 
-	id->nsze = cpu_to_le64(dev->ns.nsze);
-	id->ncap = cpu_to_le64(dev->ns.nsze);
-	id->nuse = cpu_to_le64(dev->ns.nsze);
+	if (!ns)			/* inactive: all zeroes */
+		return;
+	per_lba = ns->lba_shift;
+	id->nsze = cpu_to_le64(ns->nsze);
+	id->ncap = cpu_to_le64(ns->nsze);
+	id->nuse = cpu_to_le64(ns->nsze);
 	/* preferred write/deallocate granularities and the stripe */
 	id->nsfeat = 1 << 4;
 	if (dev->paged) {
-		/* thin provisioned: at most the cap's worth, what is held now */
+		/*
+		 * thin provisioned: at most the cap's worth, what the drive
+		 * holds now (its namespaces share the pages)
+		 */
 		u32 shift = FTL_MAP_SHIFT - per_lba;
 
 		id->nsfeat |= 1 << 0;
-		id->ncap = cpu_to_le64(min(dev->ns.nsze,
+		id->ncap = cpu_to_le64(min(ns->nsze,
 					   dev->store.max_pages << shift));
-		id->nuse = cpu_to_le64(min(dev->ns.nsze,
+		id->nuse = cpu_to_le64(min(ns->nsze,
 					   dev->store.nr_pages << shift));
 	}
 	id->npwg = cpu_to_le16((pu_bytes >> per_lba) - 1);
@@ -136,15 +145,31 @@ static void nvmev_identify_ns(struct nvmev_dev *dev, struct nvme_id_ns *id)
 	id->flbas = 0;
 	id->dlfeat = 1;			/* deallocated blocks read as zeroes */
 	id->lbaf[0].ds = per_lba;
-	nvmev_ns_ids(dev, id->eui64, id->nguid);
+	nvmev_ns_ids(dev, nsid, id->eui64, id->nguid);
 }
 
 /* CNS 06h, CSI 00h: the NVM Command Set Identify Controller data structure */
 static void nvmev_identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_nvm *id)
 {
+	u64 most = 0;
+	u32 i;
+
+	/* a range as large as the largest namespace: the range check bounds it */
+	for (i = 0; i < dev->ns.nn; i++)
+		most = max(most, dev->ns.ns[i].nsze);
 	id->wzsl = NVMEV_WZSL;
 	id->dmrl = NVMEV_DMRL;
-	id->dmrsl = cpu_to_le32(min_t(u64, dev->ns.nsze, U32_MAX));
+	id->dmrsl = cpu_to_le32(min_t(u64, most, U32_MAX));
+}
+
+/* CNS 02h: the active NSIDs above NSID, in increasing order */
+static void nvmev_active_list(struct nvmev_dev *dev, u32 after, u8 *list)
+{
+	u32 nsid, n = 0;
+
+	for (nsid = after + 1; nsid && nsid <= dev->ns.nn; nsid++)
+		if (nvmev_ns_get(&dev->ns, nsid))
+			put_unaligned_le32(nsid, list + 4 * n++);
 }
 
 u16 nvmev_admin_identify(struct nvmev_dev *dev,
@@ -161,7 +186,7 @@ u16 nvmev_admin_identify(struct nvmev_dev *dev,
 		nvmev_identify_ctrl(dev, buf);
 		break;
 	case NVME_ID_CNS_NS:
-		nvmev_identify_ns(dev, buf);
+		nvmev_identify_ns(dev, req->nsid, buf);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
 		nvmev_identify_ctrl_nvm(dev, buf);
@@ -169,15 +194,14 @@ u16 nvmev_admin_identify(struct nvmev_dev *dev,
 	case NVME_ID_CNS_CS_NS:		/* NVM: no fields beyond CNS 00h's yet */
 		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
-		if (req->nsid < NVMEV_NSID)
-			put_unaligned_le32(NVMEV_NSID, p);
+		nvmev_active_list(dev, req->nsid, p);
 		break;
 	case NVME_ID_CNS_NS_DESC_LIST:
 		p[0] = NVME_NIDT_EUI64;
 		p[1] = NVME_NIDT_EUI64_LEN;
 		p[4 + 8] = NVME_NIDT_NGUID;
 		p[4 + 8 + 1] = NVME_NIDT_NGUID_LEN;
-		nvmev_ns_ids(dev, p + 4, p + 4 + 8 + 4);
+		nvmev_ns_ids(dev, req->nsid, p + 4, p + 4 + 8 + 4);
 		break;
 	}
 	status = nvmev_reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
@@ -192,12 +216,34 @@ static bool nvmev_temp_warning(const struct nvmev_dev *dev)
 	       dev->temp_thresh[1] >= NVMEV_TEMP_K;
 }
 
-static void nvmev_smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
+/* the I/O counts of namespace @nsid, or of them all (0 or FFFFFFFFh) */
+static void nvmev_io_counts(const struct nvmev_dev *dev, u32 nsid,
+			    struct nvmev_ns_stats *sum)
+{
+	u32 i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < NVMEV_MAX_NS; i++) {
+		const struct nvmev_ns_stats *st = &dev->ns_stats[i];
+
+		if (nsid && nsid != NVME_NSID_ALL && i != nsid - 1)
+			continue;
+		sum->reads += st->reads;
+		sum->writes += st->writes;
+		sum->read_sectors += st->read_sectors;
+		sum->write_sectors += st->write_sectors;
+	}
+}
+
+/* the namespace's counts for an active NSID, else the controller's */
+static void nvmev_smart_log(struct nvmev_dev *dev, u32 nsid,
+			    struct nvme_smart_log *s)
 {
 	const u64 min_ns = 60 * NSEC_PER_SEC;
 	u64 now = ktime_get_ns();
 	u32 max_erases = 0, die, blk;
 	const struct ftl_geometry *g;
+	struct nvmev_ns_stats io;
 
 	mutex_lock(&dev->model_lock);
 	g = ftl_get_geometry(dev->ftl);
@@ -213,12 +259,14 @@ static void nvmev_smart_log(struct nvmev_dev *dev, struct nvme_smart_log *s)
 	s->spare_thresh = 10;
 	/* rated for 3000 program/erase cycles */
 	s->percent_used = min_t(u32, max_erases * 100 / 3000, 255);
-	put_unaligned_le64(DIV_ROUND_UP(dev->smart_units_read, 1000),
+	/* thousands of 512-byte units, any part of one counting as one */
+	nvmev_io_counts(dev, nsid, &io);
+	put_unaligned_le64(DIV_ROUND_UP(io.read_sectors, 1000),
 			   s->data_units_read);
-	put_unaligned_le64(DIV_ROUND_UP(dev->smart_units_written, 1000),
+	put_unaligned_le64(DIV_ROUND_UP(io.write_sectors, 1000),
 			   s->data_units_written);
-	put_unaligned_le64(dev->smart_host_reads, s->host_reads);
-	put_unaligned_le64(dev->smart_host_writes, s->host_writes);
+	put_unaligned_le64(io.reads, s->host_reads);
+	put_unaligned_le64(io.writes, s->host_writes);
 	/* minutes, any busy time at all counting as one */
 	put_unaligned_le64(div64_u64(nvmev_ctrl_busy_ns(&dev->ctrl, now) +
 				     min_ns - 1, min_ns), s->ctrl_busy_time);
@@ -260,7 +308,7 @@ u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
 		nvmev_errlog_read(dev, page);
 		break;
 	case NVME_LOG_SMART:
-		nvmev_smart_log(dev, (struct nvme_smart_log *)page);
+		nvmev_smart_log(dev, req->nsid, (struct nvme_smart_log *)page);
 		break;
 	case NVME_LOG_FW_SLOT:
 		page[0] = 1;		/* slot 1 active */

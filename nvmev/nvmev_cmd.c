@@ -29,7 +29,7 @@ static bool nvmev_uses_sgl(const struct nvmev_sqe *sqe)
 	return (nvmev_dw(sqe, 0) >> 8) & NVME_CMD_SGL_ALL;
 }
 
-static bool nvmev_lba_range_ok(const struct nvmev_ns_view *ns, u64 slba, u64 nlb)
+static bool nvmev_lba_range_ok(const struct nvmev_ns *ns, u64 slba, u64 nlb)
 {
 	return slba < ns->nsze && nlb <= ns->nsze - slba;
 }
@@ -55,8 +55,8 @@ static void nvmev_parse_hint(const struct nvmev_ns_view *ns,
 	case NVMEV_HINT_KIND_APPEND:
 		req->model.hint = FTL_HINT_APPEND;
 		/* beyond the namespace: the model counts it as out of range */
-		req->model.hint_prev_off = prev_lba < ns->nsze ?
-					   prev_lba << ns->lba_shift : U64_MAX;
+		req->model.hint_prev_off = prev_lba < req->ns->nsze ?
+			req->ns->base + (prev_lba << req->ns->lba_shift) : U64_MAX;
 		break;
 	case NVMEV_HINT_KIND_OVERWRITE:
 		req->model.hint = FTL_HINT_OVERWRITE;
@@ -74,10 +74,10 @@ static u16 nvmev_parse_lbas(const struct nvmev_ns_view *ns,
 	u64 slba = nvmev_qw(sqe, 10);
 	u64 nlb = (u64)(nvmev_dw(sqe, 12) & 0xffff) + 1;
 
-	if (!nvmev_lba_range_ok(ns, slba, nlb))
+	if (!nvmev_lba_range_ok(req->ns, slba, nlb))
 		return DNR(NVME_SC_LBA_RANGE);
-	req->model.off = slba << ns->lba_shift;
-	req->model.len = nlb << ns->lba_shift;
+	req->model.off = req->ns->base + (slba << req->ns->lba_shift);
+	req->model.len = nlb << req->ns->lba_shift;
 	return NVME_SC_SUCCESS;
 }
 
@@ -171,17 +171,18 @@ u32 nvmev_io_effects(u8 opcode)
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		   struct nvmev_io_req *req)
 {
-	u32 nsid = nvmev_dw(sqe, 1);
-
 	ftl_memset(req, 0, sizeof(*req));
 	req->opcode = nvmev_dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
+	req->nsid = nvmev_dw(sqe, 1);
 	req->prp1 = nvmev_qw(sqe, 6);
 	req->prp2 = nvmev_qw(sqe, 8);
 	if (nvmev_uses_sgl(sqe))
 		return DNR(NVME_SC_INVALID_FIELD);
-	if (nsid != NVMEV_NSID &&
-	    !(req->opcode == nvme_cmd_flush && nsid == NVME_NSID_ALL))
+	/* an inactive NSID, as one beyond NN: Invalid Namespace or Format */
+	req->ns = nvmev_ns_get(ns, req->nsid);
+	if (!req->ns &&
+	    !(req->opcode == nvme_cmd_flush && req->nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
 	req->cmd = nvmev_find_io_cmd(req->opcode);
 	if (!req->cmd)
@@ -202,7 +203,7 @@ static void nvmev_dsm_fields(const void *ranges, u32 i, u64 *slba, u64 *nlb)
 	*slba = ftl_le64_to_cpu(start);
 }
 
-u16 nvmev_dsm_check(const struct nvmev_ns_view *ns, const void *ranges, u32 nr)
+u16 nvmev_dsm_check(const struct nvmev_ns *ns, const void *ranges, u32 nr)
 {
 	u64 slba, nlb;
 	u32 i;
@@ -215,13 +216,13 @@ u16 nvmev_dsm_check(const struct nvmev_ns_view *ns, const void *ranges, u32 nr)
 	return NVME_SC_SUCCESS;
 }
 
-void nvmev_dsm_range(const struct nvmev_ns_view *ns, const void *ranges, u32 i,
+void nvmev_dsm_range(const struct nvmev_ns *ns, const void *ranges, u32 i,
 		     u64 *off, u64 *len)
 {
 	u64 slba, nlb;
 
 	nvmev_dsm_fields(ranges, i, &slba, &nlb);
-	*off = slba << ns->lba_shift;
+	*off = ns->base + (slba << ns->lba_shift);
 	*len = nlb << ns->lba_shift;
 }
 
@@ -240,9 +241,15 @@ u32 nvmev_log_page_size(u8 lid)
 	}
 }
 
-static u16 nvmev_this_ns(const struct nvmev_admin_req *req)
+/*
+ * An NSID from 1 to NN; an inactive one's Identify Namespace data reads as
+ * zeroes. FFFFFFFFh names no namespace without namespace management.
+ */
+static u16 nvmev_valid_ns(const struct nvmev_ns_view *ns,
+			  const struct nvmev_admin_req *req)
 {
-	return req->nsid == NVMEV_NSID ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_NS);
+	return req->nsid && req->nsid <= ns->nn ? NVME_SC_SUCCESS :
+						  DNR(NVME_SC_INVALID_NS);
 }
 
 /* CDW11 CSI: the I/O command set of CNS 05h and 06h; only NVM is offered */
@@ -251,6 +258,7 @@ static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
 				struct nvmev_admin_req *req)
 {
 	bool nvm = (req->cdw11 >> 24) == NVME_CSI_NVM;
+	u16 status;
 
 	req->cns = req->cdw10 & 0xff;
 	switch (req->cns) {
@@ -259,10 +267,15 @@ static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
 	case NVME_ID_CNS_CS_CTRL:
 		return nvm ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_FIELD);
 	case NVME_ID_CNS_CS_NS:
-		return nvm ? nvmev_this_ns(req) : DNR(NVME_SC_INVALID_FIELD);
+		return nvm ? nvmev_valid_ns(ns, req) : DNR(NVME_SC_INVALID_FIELD);
 	case NVME_ID_CNS_NS:
+		return nvmev_valid_ns(ns, req);
 	case NVME_ID_CNS_NS_DESC_LIST:
-		return nvmev_this_ns(req);
+		/* an inactive namespace has no identifiers to list */
+		status = nvmev_valid_ns(ns, req);
+		if (!status && !nvmev_ns_get(ns, req->nsid))
+			status = DNR(NVME_SC_INVALID_FIELD);
+		return status;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 		/* the list starts after NSID; FFFFFFFEh and up are not valid */
 		return req->nsid < 0xfffffffe ? NVME_SC_SUCCESS :
@@ -289,6 +302,13 @@ static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
 		return DNR(NVME_SC_INVALID_LOG_PAGE);
 	if (req->log_off >= req->log_size || (req->log_off & 3))
 		return DNR(NVME_SC_INVALID_FIELD);
+	/*
+	 * SMART/Health per namespace (Identify Controller LPA bit 0): one
+	 * that is active, or 0 and FFFFFFFFh for the whole controller
+	 */
+	if (req->lid == NVME_LOG_SMART && req->nsid &&
+	    req->nsid != NVME_NSID_ALL && !nvmev_ns_get(ns, req->nsid))
+		return DNR(NVME_SC_INVALID_NS);
 	return NVME_SC_SUCCESS;
 }
 
@@ -399,8 +419,8 @@ static const struct nvmev_feature *nvmev_find_feature(u8 fid)
 
 /*
  * Get and Set Features. A namespace specific feature has one value for
- * the one namespace: NSID is that namespace, all of them (FFFFFFFFh), or
- * 0 as tools send for the controller.
+ * all namespaces: NSID is an active namespace, all of them (FFFFFFFFh),
+ * or 0 as tools send for the controller.
  */
 static u16 nvmev_parse_features(const struct nvmev_ns_view *ns,
 				const struct nvmev_sqe *sqe,
@@ -420,8 +440,8 @@ static u16 nvmev_parse_features(const struct nvmev_ns_view *ns,
 	f = nvmev_find_feature(req->fid);
 	if (!f)
 		return DNR(NVME_SC_INVALID_FIELD);
-	if ((f->caps & NVMEV_FEAT_NS) && req->nsid && req->nsid != NVMEV_NSID &&
-	    req->nsid != NVME_NSID_ALL)
+	if ((f->caps & NVMEV_FEAT_NS) && req->nsid && req->nsid != NVME_NSID_ALL &&
+	    !nvmev_ns_get(ns, req->nsid))
 		return DNR(NVME_SC_INVALID_NS);
 	if (nvmev_is_set(req) && !(f->caps & NVMEV_FEAT_CHANGEABLE))
 		return DNR(NVME_SC_FEATURE_NOT_CHANGEABLE);

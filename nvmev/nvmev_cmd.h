@@ -24,7 +24,7 @@
 #define NVMEV_MDTS		8	/* 2^8 x 4 KiB = 1 MiB per command */
 #define NVMEV_MAX_XFER		(4096ull << NVMEV_MDTS)
 #define NVMEV_AERL		3	/* 4 outstanding AERs */
-#define NVMEV_NSID		1
+#define NVMEV_MAX_NS		16	/* NSIDs 1..16 */
 #define NVMEV_DSM_RANGE_BYTES	16
 #define NVMEV_ERRLOG_ENTRIES	(NVMEV_ELPE + 1)
 #define NVMEV_ERRLOG_ENTRY_BYTES	64
@@ -34,13 +34,43 @@ struct nvmev_sqe {
 	u32 dw[16];
 };
 
-/* What the parser needs to know about the namespace and the features. */
-struct nvmev_ns_view {
-	u64 nsze;			/* namespace size in LBAs */
+/*
+ * A namespace. Namespaces share the drive's flash: LBA 0 of one is byte
+ * @base of the flash model's address space (and of the store), so the
+ * model's offsets are drive-wide and each namespace a slice of them.
+ */
+struct nvmev_ns {
+	u64 nsze;			/* size in LBAs; 0: the NSID is inactive */
+	u64 base;			/* bytes, a multiple of 1 MiB */
 	u32 lba_shift;			/* 9 or 12 */
+};
+
+/* What the parser needs to know about the namespaces and the features. */
+struct nvmev_ns_view {
+	u32 nn;				/* Identify NN: the highest NSID in use */
+	struct nvmev_ns ns[NVMEV_MAX_NS];	/* by NSID - 1 */
 	bool hints_supported;		/* module parameter hints=1 */
 	bool hints_enabled;		/* feature NVMEV_HINT_FID set by the host */
 };
+
+/* Namespace @nsid if it is active, else NULL. */
+static inline const struct nvmev_ns *nvmev_ns_get(const struct nvmev_ns_view *v,
+						  u32 nsid)
+{
+	if (!nsid || nsid > v->nn || !v->ns[nsid - 1].nsze)
+		return NULL;
+	return &v->ns[nsid - 1];
+}
+
+/* The active namespace of the lowest NSID: a drive has at least one. */
+static inline const struct nvmev_ns *nvmev_ns_first(const struct nvmev_ns_view *v)
+{
+	u32 i = 0;
+
+	while (i + 1 < v->nn && !v->ns[i].nsze)
+		i++;
+	return &v->ns[i];
+}
 
 struct nvmev_io_req;
 struct nvmev_admin_req;
@@ -85,6 +115,8 @@ struct nvmev_io_req {
 	const struct nvmev_io_cmd *cmd;	/* its row; set when it is known */
 	u8 opcode;
 	u16 cid;
+	u32 nsid;
+	const struct nvmev_ns *ns;	/* NULL: a Flush of every namespace */
 	u64 prp1, prp2;
 	struct ftl_cmd model;		/* op, byte range and placement hint */
 	u32 nr_ranges;			/* Dataset Management: ranges to fetch */
@@ -189,20 +221,22 @@ struct nvmev_admin_req {
 u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe);
 
 /*
- * Check and decode an NVM command for namespace @ns. Returns an NVMe
- * status; on success @req says what to transfer and what the model does.
+ * Check and decode an NVM command for the namespaces of @ns. Returns an
+ * NVMe status; on success @req says what to transfer and what the model
+ * does, at the drive-wide offsets of the namespace's slice.
  */
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		   struct nvmev_io_req *req);
 
 /*
- * Check every range of a Dataset Management command (@nr ranges of
- * NVMEV_DSM_RANGE_BYTES as fetched from the host), before any is acted on.
+ * Check every range of a Dataset Management command of namespace @ns (@nr
+ * ranges of NVMEV_DSM_RANGE_BYTES as fetched from the host), before any is
+ * acted on.
  */
-u16 nvmev_dsm_check(const struct nvmev_ns_view *ns, const void *ranges, u32 nr);
+u16 nvmev_dsm_check(const struct nvmev_ns *ns, const void *ranges, u32 nr);
 
-/* Range @i of @ranges as bytes of the namespace; *len 0 for an empty one. */
-void nvmev_dsm_range(const struct nvmev_ns_view *ns, const void *ranges, u32 i,
+/* Range @i of @ranges as bytes of the model; *len 0 for an empty one. */
+void nvmev_dsm_range(const struct nvmev_ns *ns, const void *ranges, u32 i,
 		     u64 *off, u64 *len);
 
 /* Check and decode an admin command. Returns an NVMe status. */

@@ -7,6 +7,8 @@
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "nvmev.h"
 
@@ -29,8 +31,9 @@ static int nvmev_geometry_show(struct seq_file *m, void *v)
 	seq_printf(m, "capacity_bytes=%llu\n", ftl_capacity_bytes(dev->ftl));
 	seq_printf(m, "metadata_bytes=%llu\n", dev->metadata_bytes);
 	seq_printf(m, "physical_bytes=%llu\n", g->phys_units * FTL_MAP_UNIT);
-	seq_printf(m, "lba_bytes=%u\n", 1u << dev->ns.lba_shift);
-	seq_printf(m, "namespace_lbas=%llu\n", dev->ns.nsze);
+	/* the first namespace's; "namespaces" has them all */
+	seq_printf(m, "lba_bytes=%u\n", 1u << nvmev_ns_first(&dev->ns)->lba_shift);
+	seq_printf(m, "namespace_lbas=%llu\n", nvmev_ns_first(&dev->ns)->nsze);
 	/* the registers' memory: a memory block taken at load, or memmap= */
 	seq_printf(m, "memmap_start=%#llx\nmemmap_size=%#llx\nmemory_block=%d\n",
 		   dev->memmap_start, dev->memmap_size, dev->block);
@@ -114,6 +117,29 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(nvmev_stats);
 
+/* A row per active namespace: its slice of the flash and its I/O. */
+static int nvmev_namespaces_show(struct seq_file *m, void *v)
+{
+	struct nvmev_dev *dev = m->private;
+	u32 nsid;
+
+	seq_puts(m, "nsid lbas lba_bytes base_bytes reads writes read_sectors write_sectors errors\n");
+	for (nsid = 1; nsid <= dev->ns.nn; nsid++) {
+		const struct nvmev_ns *ns = nvmev_ns_get(&dev->ns, nsid);
+		const struct nvmev_ns_stats *st = &dev->ns_stats[nsid - 1];
+
+		if (ns)
+			seq_printf(m, "%u %llu %u %llu %llu %llu %llu %llu %llu\n",
+				   nsid, ns->nsze, 1u << ns->lba_shift, ns->base,
+				   READ_ONCE(st->reads), READ_ONCE(st->writes),
+				   READ_ONCE(st->read_sectors),
+				   READ_ONCE(st->write_sectors),
+				   READ_ONCE(st->errors));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvmev_namespaces);
+
 /* Writing 1 zeroes every counter; gauges (free blocks, valid units) stay. */
 static ssize_t nvmev_reset_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -142,16 +168,26 @@ static const struct file_operations reset_fops = {
 	.llseek = noop_llseek,
 };
 
-/* "locate": write an LBA, read where the model keeps it. */
+/* The namespace "locate" asks of: the one written, or the first. */
+static const struct nvmev_ns *nvmev_locate_ns(struct nvmev_dev *dev, u32 nsid)
+{
+	return nsid ? nvmev_ns_get(&dev->ns, nsid) : nvmev_ns_first(&dev->ns);
+}
+
+/*
+ * "locate": write an LBA of the first namespace, or "NSID LBA"; read
+ * where the model keeps it.
+ */
 static int nvmev_locate_show(struct seq_file *m, void *v)
 {
 	struct nvmev_dev *dev = m->private;
+	const struct nvmev_ns *ns = nvmev_locate_ns(dev, dev->locate_nsid);
 	struct ftl_location loc;
 	u64 lba = dev->locate_lba;
 	int ret;
 
 	mutex_lock(&dev->model_lock);
-	ret = ftl_locate(dev->ftl, lba << dev->ns.lba_shift, &loc);
+	ret = ftl_locate(dev->ftl, ns->base + (lba << ns->lba_shift), &loc);
 	mutex_unlock(&dev->model_lock);
 	if (ret)
 		seq_printf(m, "lba=%llu unmapped\n", lba);
@@ -170,14 +206,35 @@ static ssize_t nvmev_locate_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct nvmev_dev *dev = ((struct seq_file *)file->private_data)->private;
+	const struct nvmev_ns *ns;
+	char buf[48], *s, *lba_s;
+	u32 nsid = 0;
 	u64 lba;
 	int ret;
 
-	ret = kstrtou64_from_user(ubuf, count, 0, &lba);
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	s = strim(buf);
+	lba_s = strchr(s, ' ');
+	if (lba_s) {
+		*lba_s = '\0';
+		ret = kstrtou32(s, 0, &nsid);
+		if (ret)
+			return ret;
+		s = skip_spaces(lba_s + 1);
+	}
+	ret = kstrtou64(s, 0, &lba);
 	if (ret)
 		return ret;
-	if (lba >= dev->ns.nsze)
+	ns = nvmev_locate_ns(dev, nsid);
+	if (!ns)
+		return -ENOENT;
+	if (lba >= ns->nsze)
 		return -ERANGE;
+	dev->locate_nsid = nsid;
 	dev->locate_lba = lba;
 	return count;
 }
@@ -220,6 +277,8 @@ void nvmev_debugfs_init(struct nvmev_dev *dev)
 	dev->debugfs = debugfs_create_dir(dev->name, NULL);
 	debugfs_create_file("geometry", 0444, dev->debugfs, dev, &nvmev_geometry_fops);
 	debugfs_create_file("stats", 0444, dev->debugfs, dev, &nvmev_stats_fops);
+	debugfs_create_file("namespaces", 0444, dev->debugfs, dev,
+			    &nvmev_namespaces_fops);
 	debugfs_create_file("stats_reset", 0200, dev->debugfs, dev, &reset_fops);
 	debugfs_create_file("locate", 0644, dev->debugfs, dev, &locate_fops);
 	debugfs_create_file_unsafe("time_scale", 0644, dev->debugfs, dev,

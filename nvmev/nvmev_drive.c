@@ -123,12 +123,76 @@ static int nvmev_check_params(struct nvmev_dev *dev,
 		return -EINVAL;
 	}
 	dev->params = *p;
-	dev->ns.lba_shift = ilog2(p->lba_bytes);
 	dev->sysdata.domain = p->pci_domain;
 	return 0;
 }
 
-static int nvmev_create_model(struct nvmev_dev *dev)
+/*
+ * The namespaces' slices of the drive's @cap bytes, in NSID order, each
+ * starting on a MiB: the sized ones, and the one of size 0 (at most one)
+ * what they leave. No namespace given: one of the whole drive.
+ */
+static int nvmev_layout_namespaces(struct nvmev_dev *dev,
+				   const struct nvmev_drive_conf *conf, u64 cap)
+{
+	const struct nvmev_ns_conf *rest = NULL;
+	u64 sized = 0, base = 0, bytes;
+	u32 i;
+
+	for (i = 0; i < NVMEV_MAX_NS; i++) {
+		const struct nvmev_ns_conf *c = &conf->ns[i];
+
+		if (!c->present)
+			continue;
+		dev->ns.nn = i + 1;
+		if (c->lba_bytes && c->lba_bytes != 512 && c->lba_bytes != 4096) {
+			pr_err("%snamespace %u: lba_bytes=%d must be 512 or 4096 (or 0: the drive's)\n",
+			       dev->tag, i + 1, c->lba_bytes);
+			return -EINVAL;
+		}
+		if (c->size_mib > cap >> 20) {
+			pr_err("%snamespace %u: size_mib=%llu is more than the drive's %llu MiB\n",
+			       dev->tag, i + 1, c->size_mib, cap >> 20);
+			return -ENOSPC;
+		}
+		if (!c->size_mib && rest) {
+			pr_err("%snamespaces %u and %u both have size_mib=0 (the rest of the drive): size one of them\n",
+			       dev->tag, (u32)(rest - conf->ns) + 1, i + 1);
+			return -EINVAL;
+		}
+		sized += c->size_mib;
+		if (!c->size_mib)
+			rest = c;
+	}
+	if (!dev->ns.nn) {
+		dev->ns.nn = 1;
+		dev->ns.ns[0].lba_shift = ilog2(dev->params.lba_bytes);
+		dev->ns.ns[0].nsze = cap >> dev->ns.ns[0].lba_shift;
+		return 0;
+	}
+	if (sized > cap >> 20 || (rest && sized == cap >> 20)) {
+		pr_err("%sthe namespaces need %llu MiB%s, more than the drive's %llu MiB: make them smaller, or the drive larger\n",
+		       dev->tag, sized + !!rest, rest ? " or more" : "",
+		       cap >> 20);
+		return -ENOSPC;
+	}
+	for (i = 0; i < dev->ns.nn; i++) {
+		const struct nvmev_ns_conf *c = &conf->ns[i];
+		struct nvmev_ns *ns = &dev->ns.ns[i];
+
+		if (!c->present)
+			continue;
+		bytes = (c->size_mib ?: (cap >> 20) - sized) << 20;
+		ns->lba_shift = ilog2(c->lba_bytes ?: dev->params.lba_bytes);
+		ns->base = base;
+		ns->nsze = bytes >> ns->lba_shift;
+		base += bytes;
+	}
+	return 0;
+}
+
+static int nvmev_create_model(struct nvmev_dev *dev,
+			      const struct nvmev_drive_conf *conf)
 {
 	char err[FTL_ERRMSG_LEN];
 	u64 cap, avail;
@@ -166,13 +230,19 @@ static int nvmev_create_model(struct nvmev_dev *dev)
 	if (!dev->paged && cap > dev->storage_bytes) {
 		pr_err("capacity of %llu MiB does not fit memmap_size=%s (%llu MiB after the 1 MiB register area)\n",
 		       cap >> 20, dev->memmap_size_arg, dev->storage_bytes >> 20);
-		ftl_destroy(dev->ftl);
-		dev->ftl = NULL;
-		return -EINVAL;
+		ret = -EINVAL;
+		goto err_model;
 	}
-	dev->ns.nsze = cap >> dev->ns.lba_shift;
+	ret = nvmev_layout_namespaces(dev, conf, cap);
+	if (ret)
+		goto err_model;
 	dev->ns.hints_supported = dev->cfg.hints;
 	return 0;
+
+err_model:
+	ftl_destroy(dev->ftl);
+	dev->ftl = NULL;
+	return ret;
 }
 
 /*
@@ -211,6 +281,21 @@ static void nvmev_destroy_store(struct nvmev_dev *dev)
 	dev->storage = NULL;
 }
 
+/* namespaces made in configfs: one line each */
+static void nvmev_log_namespaces(struct nvmev_dev *dev)
+{
+	u32 i;
+
+	for (i = 0; i < dev->ns.nn && dev->ns.nn > 1; i++) {
+		const struct nvmev_ns *ns = &dev->ns.ns[i];
+
+		if (ns->nsze)
+			pr_info("%snamespace %u: %llu MiB at %llu MiB of the flash, %u-byte LBAs\n",
+				dev->tag, i + 1, (ns->nsze << ns->lba_shift) >> 20,
+				ns->base >> 20, 1u << ns->lba_shift);
+	}
+}
+
 int nvmev_drive_create(const struct nvmev_drive_conf *conf,
 		       struct nvmev_dev **out)
 {
@@ -234,7 +319,7 @@ int nvmev_drive_create(const struct nvmev_drive_conf *conf,
 	 * The model first: a bad geometry is refused before a memory block
 	 * is taken from the kernel (slow, and on 6.1 it comes back offline).
 	 */
-	ret = nvmev_create_model(dev);
+	ret = nvmev_create_model(dev, conf);
 	if (ret)
 		goto err_free;
 	ret = nvmev_mem_claim(dev);
@@ -271,9 +356,10 @@ int nvmev_drive_create(const struct nvmev_drive_conf *conf,
 	pr_info("%s%llu MiB (%s), %u-byte LBAs, %u dies on %u channels, granularity %u KiB, stripe %llu KiB, time_scale %llu, PCI domain %04x\n",
 		dev->tag, ftl_capacity_bytes(dev->ftl) >> 20,
 		dev->paged ? "data in kernel pages" : "data in memmap",
-		1u << dev->ns.lba_shift,
+		1u << nvmev_ns_first(&dev->ns)->lba_shift,
 		g->dies, g->channels, g->gran_units * 4, g->stripe_bytes >> 10,
 		g->time_scale, dev->sysdata.domain);
+	nvmev_log_namespaces(dev);
 	*out = dev;
 	return 0;
 

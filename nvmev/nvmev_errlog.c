@@ -37,22 +37,23 @@ void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
 	e->status_field = cpu_to_le16(status << 1 | nvmev_next_phase(&dev->ctrl, sqid));
 	e->param_error_location = cpu_to_le16(0xffff);	/* not known */
 	e->lba = cpu_to_le64(lba);
-	e->nsid = cpu_to_le32(nsid == NVMEV_NSID ? nsid : 0);
+	e->nsid = cpu_to_le32(nvmev_ns_get(&dev->ns, nsid) ? nsid : 0);
 }
 
 void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
 		     const struct nvmev_sqe *sqe, u16 status)
 {
 	u32 opcode = le32_to_cpu(sqe->dw[0]) & 0xff;
+	u32 nsid = le32_to_cpu(sqe->dw[1]);
+	const struct nvmev_ns *ns = nvmev_ns_get(&dev->ns, nsid);
 	u64 lba = 0;
 
 	/* the first LBA out of range: SLBA or the end of the namespace */
-	if ((status & 0x7ff) == NVME_SC_LBA_RANGE &&
+	if ((status & 0x7ff) == NVME_SC_LBA_RANGE && ns &&
 	    (opcode == nvme_cmd_read || opcode == nvme_cmd_write ||
 	     opcode == nvme_cmd_write_zeroes))
-		lba = max(get_unaligned_le64(&sqe->dw[10]), dev->ns.nsze);
-	nvmev_errlog_add(dev, sqid, nvmev_sqe_cid(sqe),
-			 le32_to_cpu(sqe->dw[1]), status, lba);
+		lba = max(get_unaligned_le64(&sqe->dw[10]), ns->nsze);
+	nvmev_errlog_add(dev, sqid, nvmev_sqe_cid(sqe), nsid, status, lba);
 }
 
 void nvmev_errlog_read(const struct nvmev_dev *dev, void *page)

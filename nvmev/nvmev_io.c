@@ -176,8 +176,9 @@ u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
 u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
 		const struct nvmev_io_req *req, u64 *due)
 {
+	struct nvmev_ns_stats *st = &dev->ns_stats[req->nsid - 1];
 	bool write = req->opcode == nvme_cmd_write;
-	u64 units = req->model.len >> 9;	/* SMART counts 512-byte units */
+	u64 sectors = req->model.len >> 9;
 	u16 status;
 
 	if (write) {
@@ -194,11 +195,11 @@ u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
 	if (status)
 		return status;
 	if (write) {
-		dev->smart_host_writes++;
-		dev->smart_units_written += units;
+		st->writes++;
+		st->write_sectors += sectors;
 	} else {
-		dev->smart_host_reads++;
-		dev->smart_units_read += units;
+		st->reads++;
+		st->read_sectors += sectors;
 	}
 	if (req->hint_bits_ignored)
 		dev->stats.hint_bits_disabled++;
@@ -243,7 +244,7 @@ static bool nvmev_trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 bud
 		if (t->off < t->end) {
 			used += nvmev_dealloc_some(dev, &t->off, t->end, budget - used);
 		} else if (t->next < t->nr) {
-			nvmev_dsm_range(&dev->ns, t->ranges, t->next++, &t->off,
+			nvmev_dsm_range(t->ns, t->ranges, t->next++, &t->off,
 					&len);
 			t->end = t->off + len;
 			used++;
@@ -260,7 +261,7 @@ static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
 	kfree(t->ranges);
 	/* an abort for a deleted SQ is not an error of the command */
 	if (status && status != NVME_SC_ABORT_QUEUE)
-		nvmev_errlog_add(dev, t->sqid, t->cid, NVMEV_NSID, status, 0);
+		nvmev_errlog_add(dev, t->sqid, t->cid, t->nsid, status, 0);
 	nvmev_ctrl_complete(&dev->ctrl, t->sqid, t->cid, status, 0, t->due_ns);
 }
 
@@ -274,8 +275,10 @@ static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
  */
 static void nvmev_trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
 {
-	if (t->status)
+	if (t->status) {
 		dev->stats.io_errors++;
+		dev->ns_stats[t->nsid - 1].errors++;
+	}
 	if (nvmev_trim_step(dev, t, NVMEV_TRIM_INLINE)) {
 		nvmev_trim_complete(dev, t, t->status);
 		return;
@@ -296,6 +299,8 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 	struct nvmev_trim t = {
 		.sqid = sqid,
 		.cid = req->cid,
+		.nsid = req->nsid,
+		.ns = req->ns,
 		.off = req->model.off,
 		.end = req->model.off + req->model.len,
 	};
@@ -311,10 +316,12 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
 		 const struct nvmev_io_req *req, u64 *due)
 {
-	const struct nvmev_ns_view *ns = &dev->ns;
+	const struct nvmev_ns *ns = req->ns;
 	struct nvmev_trim t = {
 		.sqid = sqid,
 		.cid = req->cid,
+		.nsid = req->nsid,
+		.ns = ns,
 		.due_ns = ktime_get_ns(),
 	};
 	u32 nr = req->nr_ranges, i;
@@ -421,6 +428,8 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		return;
 	if (status) {
 		dev->stats.io_errors++;
+		if (req.ns)
+			dev->ns_stats[req.nsid - 1].errors++;
 		nvmev_errlog_io(dev, sqid, sqe, status);
 	}
 	nvmev_ctrl_complete(&dev->ctrl, sqid, req.cid, status, 0,

@@ -176,32 +176,47 @@ nvmev_sqe read_sqe(Input& in) {
   return sqe;
 }
 
-// The namespace of a real drive (the model's small_config()), one whose
-// size is anything up to 2^48 LBAs, or an empty one.
+// The namespaces of a real drive (the model's small_config()): one of the
+// whole drive, or its two halves as NSIDs 1 and 3 (2 inactive), each of
+// its own LBA format; or one whose size is anything up to 2^48 LBAs, or
+// an empty one (an inactive NSID 1).
 nvmev_ns_view read_ns(Input& in, uint64_t model_bytes) {
   nvmev_ns_view ns{};
   uint8_t f = in.u8();
-  ns.lba_shift = f & 1 ? 12 : 9;
   ns.hints_supported = f & 2;
   ns.hints_enabled = ns.hints_supported && (f & 4);
   uint64_t n = in.u64();
-  if (f & 8)
-    ns.nsze = n % (uint64_t{1} << 48);
-  else
-    ns.nsze = model_bytes >> ns.lba_shift;
+  ns.nn = 1;
+  ns.ns[0].lba_shift = f & 1 ? 12 : 9;
+  if (f & 8) {
+    ns.ns[0].nsze = n % (uint64_t{1} << 48);
+  } else if (f & 16) {
+    uint64_t half = model_bytes / 2 & ~((uint64_t{1} << 20) - 1);
+    ns.nn = 3;
+    ns.ns[2].lba_shift = f & 32 ? 12 : 9;
+    ns.ns[0].nsze = half >> ns.ns[0].lba_shift;
+    ns.ns[2].base = half;
+    ns.ns[2].nsze = half >> ns.ns[2].lba_shift;
+  } else {
+    ns.ns[0].nsze = model_bytes >> ns.ns[0].lba_shift;
+  }
   return ns;
 }
 
-bool within(const nvmev_ns_view& ns, uint64_t off, uint64_t len) {
-  uint64_t cap = ns.nsze << ns.lba_shift;
-  return off < cap && len <= cap - off && off % (1u << ns.lba_shift) == 0 &&
-         len % (1u << ns.lba_shift) == 0;
+// [off, off + len) lies in namespace @n's slice, in whole LBAs
+bool within(const nvmev_ns& n, uint64_t off, uint64_t len) {
+  uint64_t cap = n.nsze << n.lba_shift;
+  if (off < n.base) return false;
+  off -= n.base;
+  return off < cap && len <= cap - off && off % (1u << n.lba_shift) == 0 &&
+         len % (1u << n.lba_shift) == 0;
 }
 
 void fuzz_io_parse(Input& in) {
   nvmev::Model m(nvmev::small_config());
   nvmev_ns_view ns = read_ns(in, m.capacity_bytes());
-  const bool real = ns.nsze == m.capacity_bytes() >> ns.lba_shift;
+  // the slices lie inside the model's capacity
+  const bool real = ns.ns[0].nsze << ns.ns[0].lba_shift <= m.capacity_bytes();
   uint64_t now = 0;
   for (int i = 0; i < 16 && !in.empty(); i++) {
     nvmev_sqe sqe = read_sqe(in);
@@ -218,19 +233,25 @@ void fuzz_io_parse(Input& in) {
     if (st == NVME_SC_SUCCESS && !(nvmev_io_effects(req.opcode) & NVME_CMD_EFFECTS_CSUPP))
       fail("accepted an I/O opcode the effects log does not list");
     if (st) continue;
+    // an active namespace of the view, or a Flush of all of them
+    const uint32_t nsid = sqe.dw[1];
+    if (req.nsid != nsid) fail("NSID lost");
+    if (req.ns != nvmev_ns_get(&ns, nsid)) fail("not the namespace the NSID names");
+    if (!req.ns && !(req.opcode == nvme_cmd_flush && nsid == NVME_NSID_ALL))
+      fail("accepted a command of an inactive namespace");
     const ftl_cmd& c = req.model;
     switch (req.opcode) {
       case nvme_cmd_read:
       case nvme_cmd_write:
-        if (!within(ns, c.off, c.len) || c.len > NVMEV_MAX_XFER) fail("accepted I/O out of bounds");
+        if (!within(*req.ns, c.off, c.len) || c.len > NVMEV_MAX_XFER) fail("accepted I/O out of bounds");
         if (c.op != (req.opcode == nvme_cmd_write ? FTL_OP_WRITE : FTL_OP_READ)) fail("wrong op");
         if (c.hint != FTL_HINT_NONE && !ns.hints_enabled) fail("hint with the feature off");
         if (c.hint == FTL_HINT_APPEND && c.hint_prev_off != U64_MAX &&
-            !within(ns, c.hint_prev_off, 1u << ns.lba_shift))
+            !within(*req.ns, c.hint_prev_off, 1u << req.ns->lba_shift))
           fail("append hint outside the namespace");
         break;
       case nvme_cmd_write_zeroes:
-        if (!within(ns, c.off, c.len) || c.op != FTL_OP_TRIM) fail("accepted write zeroes out of bounds");
+        if (!within(*req.ns, c.off, c.len) || c.op != FTL_OP_TRIM) fail("accepted write zeroes out of bounds");
         break;
       case nvme_cmd_flush:
         if (c.op != FTL_OP_FLUSH || c.len) fail("flush with a range");
@@ -240,18 +261,18 @@ void fuzz_io_parse(Input& in) {
         std::vector<uint8_t> ranges(req.nr_ranges * NVMEV_DSM_RANGE_BYTES);
         in.bytes(ranges.data(), ranges.size());
         if (ranges.size() >= 16 && (in.u8() & 1)) {  // often a valid first range
-          uint64_t slba = in.u64() % (ns.nsze + 1);
-          uint32_t nlb = static_cast<uint32_t>(ns.nsze - slba);
+          uint64_t slba = in.u64() % (req.ns->nsze + 1);
+          uint32_t nlb = static_cast<uint32_t>(req.ns->nsze - slba);
           std::memcpy(&ranges[4], &nlb, 4);
           std::memcpy(&ranges[8], &slba, 8);
         }
-        u16 rs = nvmev_dsm_check(&ns, ranges.data(), req.nr_ranges);
+        u16 rs = nvmev_dsm_check(req.ns, ranges.data(), req.nr_ranges);
         if (rs != NVME_SC_SUCCESS && rs != dnr(NVME_SC_LBA_RANGE)) fail("undefined DSM status");
         for (uint32_t r = 0; !rs && r < req.nr_ranges; r++) {
           ftl_cmd t{};
           t.op = FTL_OP_TRIM;
-          nvmev_dsm_range(&ns, ranges.data(), r, &t.off, &t.len);
-          if (t.len && !within(ns, t.off, t.len)) fail("accepted DSM range out of bounds");
+          nvmev_dsm_range(req.ns, ranges.data(), r, &t.off, &t.len);
+          if (t.len && !within(*req.ns, t.off, t.len)) fail("accepted DSM range out of bounds");
           if (t.len && real && m.submit(t, now).status != FTL_OK) fail("model refused a checked range");
         }
         continue;
@@ -308,15 +329,22 @@ void fuzz_admin_parse(Input& in) {
           req.log_off >= req.log_size || req.log_off % 4 || req.log_len < 4 ||
           req.log_len > NVMEV_MAX_XFER)
         fail("accepted an impossible log page read");
+      if (req.lid == NVME_LOG_SMART && req.nsid && req.nsid != NVME_NSID_ALL &&
+          !nvmev_ns_get(&ns, req.nsid))
+        fail("accepted the SMART log of an inactive namespace");
       break;
     case nvme_admin_identify:
       if (req.cns > NVME_ID_CNS_CS_CTRL || req.cns == 4) fail("accepted an unknown CNS");
       if ((req.cns == NVME_ID_CNS_CS_NS || req.cns == NVME_ID_CNS_CS_CTRL) &&
           req.cdw11 >> 24 != NVME_CSI_NVM)
         fail("accepted an I/O command set other than NVM");
+      // a namespace's data: an NSID up to NN (an inactive one reads as
+      // zeroes), but only an active one has identifiers to list
       if (req.cns != NVME_ID_CNS_CTRL && req.cns != NVME_ID_CNS_NS_ACTIVE_LIST &&
-          req.cns != NVME_ID_CNS_CS_CTRL && req.nsid != NVMEV_NSID)
-        fail("accepted Identify of a namespace that does not exist");
+          req.cns != NVME_ID_CNS_CS_CTRL && (!req.nsid || req.nsid > ns.nn))
+        fail("accepted Identify of an NSID beyond NN");
+      if (req.cns == NVME_ID_CNS_NS_DESC_LIST && !nvmev_ns_get(&ns, req.nsid))
+        fail("listed the identifiers of an inactive namespace");
       break;
     case nvme_admin_set_features:
     case nvme_admin_get_features:

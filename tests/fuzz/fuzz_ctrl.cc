@@ -117,7 +117,9 @@ void op_signal(void*, u16 vector) {
 // The admin executor: queue management through the engine, the rest done.
 void op_admin(void*, const nvmev_sqe* sqe) {
   nvmev_admin_req req;
-  nvmev_ns_view ns = {1 << 20, 9, false, false};
+  nvmev_ns_view ns{};
+  ns.nn = 1;
+  ns.ns[0] = {1 << 20, 0, 9};
   u16 status = nvmev_admin_parse(&ns, sqe, &req);
   u32 result = 0;
   if (!status) {
