@@ -7,15 +7,20 @@
  *                                            module's parameters
  *   echo 8 > .../NAME/channels               any row of ftl_config.h's
  *                                            or nvmev_params.h's table
+ *   mkdir .../NAME/namespaces/NSID           a namespace (NSID 1 to 16):
+ *   echo 64 > .../namespaces/NSID/size_mib   its size (0: the rest of the
+ *                                            drive) and LBA format;
+ *                                            none: one of the whole drive
  *   echo 1 > .../NAME/power                  create it (nvmev_drive.c)
  *   echo 0 > .../NAME/power                  remove it from the PCI bus
- *   rmdir /sys/kernel/config/nvmev/NAME
+ *   rmdir .../NAME/namespaces/NSID /sys/kernel/config/nvmev/NAME
  *
  * The values are checked when the drive is powered on, by the same code
  * that checks the module's parameters at load: a bad one fails the write
  * to power with that check's errno and log line, and nothing is left
- * half-made. Writing a value of a powered drive is refused (EBUSY), and
- * so is rmdir (the powered drive depends on its item). The drive's data
+ * half-made. Writing a value of a powered drive or of its namespaces is
+ * refused (EBUSY), and so are mkdir and rmdir of its namespaces and rmdir
+ * of the drive (the powered drive depends on their items). The drive's data
  * lives in kernel pages, its registers in a memory block of their own;
  * its debugfs directory and controller thread are named nvmev-NAME.
  */
@@ -35,14 +40,25 @@
 #define NVMEV_MAX_DRIVES	16
 #define NVMEV_ITEM_NAME_LEN	(NVMEV_NAME_LEN - sizeof("nvmev-"))
 
+struct nvmev_ns_item;
+
 struct nvmev_drive_item {
-	struct config_item item;
-	struct mutex lock;		/* the values against power */
+	struct config_group group;
+	struct config_group ns_group;	/* namespaces/ */
+	struct mutex lock;		/* the values and namespaces against power */
 	int index;			/* of nvmev_drive_ida */
 	char name[NVMEV_NAME_LEN];	/* "nvmev-" and the directory's */
 	char tag[NVMEV_NAME_LEN + 8];
 	struct nvmev_drive_conf conf;	/* the attributes; names the two above */
+	struct nvmev_ns_item *ns[NVMEV_MAX_NS];	/* by NSID - 1 */
 	struct nvmev_dev *dev;		/* powered on: the drive */
+};
+
+/* namespaces/NSID: its values are the drive's conf.ns[NSID - 1] */
+struct nvmev_ns_item {
+	struct config_item item;
+	struct nvmev_drive_item *drive;
+	u32 nsid;
 };
 
 static DEFINE_IDA(nvmev_drive_ida);
@@ -52,15 +68,20 @@ static struct configfs_subsystem nvmev_subsys;
 
 static struct nvmev_drive_item *to_drive(struct config_item *item)
 {
-	return container_of(item, struct nvmev_drive_item, item);
+	return container_of(to_config_group(item), struct nvmev_drive_item,
+			    group);
 }
 
-/* A value's write: parse, refuse on a powered drive, store. */
-static ssize_t nvmev_store_value(struct config_item *item, const char *page,
+static struct nvmev_ns_item *to_ns(struct config_item *item)
+{
+	return container_of(item, struct nvmev_ns_item, item);
+}
+
+/* A value's write to drive @d: parse, refuse on a powered drive, store. */
+static ssize_t nvmev_store_value(struct nvmev_drive_item *d, const char *page,
 				 size_t count, const char *attr, void *field,
 				 bool is_u64)
 {
-	struct nvmev_drive_item *d = to_drive(item);
 	long long sv = 0;
 	u64 uv = 0;
 	int ret;
@@ -103,7 +124,7 @@ static ssize_t nvmev_drive_##name##_store(struct config_item *item,	\
 					  const char *page,		\
 					  size_t count)			\
 {									\
-	return nvmev_store_value(item, page, count, #name,		\
+	return nvmev_store_value(to_drive(item), page, count, #name,	\
 				 &to_drive(item)->table.name, is_u64);	\
 }									\
 CONFIGFS_ATTR(nvmev_drive_, name);
@@ -122,10 +143,41 @@ static ssize_t nvmev_drive_power_show(struct config_item *item, char *page)
 	return sysfs_emit(page, "%d\n", !!to_drive(item)->dev);
 }
 
+/* the dependencies of a powered drive on its item and its namespaces' */
+static void nvmev_drive_undepend(struct nvmev_drive_item *d, u32 nr)
+{
+	while (nr--)
+		if (d->ns[nr])
+			configfs_undepend_item_unlocked(&d->ns[nr]->item);
+	configfs_undepend_item_unlocked(&d->group.cg_item);
+}
+
+static int nvmev_drive_depend(struct nvmev_drive_item *d)
+{
+	u32 i;
+	int ret;
+
+	ret = configfs_depend_item_unlocked(&nvmev_subsys, &d->group.cg_item);
+	if (ret)
+		return ret;
+	for (i = 0; i < NVMEV_MAX_NS; i++) {
+		if (!d->ns[i])
+			continue;
+		ret = configfs_depend_item_unlocked(&nvmev_subsys,
+						    &d->ns[i]->item);
+		if (ret) {
+			nvmev_drive_undepend(d, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /*
- * Power on: the drive depends on its item first (rmdir is then refused
- * with EBUSY, and a directory on its way out refuses the dependency),
- * then it is made. Power off: removed, then the dependency dropped.
+ * Power on: the drive depends on its item and its namespaces' first
+ * (rmdir is then refused with EBUSY, and a directory on its way out
+ * refuses the dependency), then it is made. Power off: removed, then the
+ * dependencies dropped.
  */
 static ssize_t nvmev_drive_power_store(struct config_item *item,
 				       const char *page, size_t count)
@@ -143,16 +195,16 @@ static ssize_t nvmev_drive_power_store(struct config_item *item,
 	if (on == !!d->dev) {
 		ret = 0;
 	} else if (on) {
-		ret = configfs_depend_item_unlocked(&nvmev_subsys, item);
+		ret = nvmev_drive_depend(d);
 		if (!ret) {
 			ret = nvmev_drive_create(&d->conf, &d->dev);
 			if (ret)
-				configfs_undepend_item_unlocked(item);
+				nvmev_drive_undepend(d, NVMEV_MAX_NS);
 		}
 	} else {
 		nvmev_drive_destroy(d->dev);
 		d->dev = NULL;
-		configfs_undepend_item_unlocked(item);
+		nvmev_drive_undepend(d, NVMEV_MAX_NS);
 		ret = 0;
 	}
 	mutex_unlock(&d->lock);
@@ -189,6 +241,149 @@ static const struct config_item_type nvmev_drive_type = {
 	.ct_owner = THIS_MODULE,
 };
 
+/* ---- namespaces/NSID ---- */
+
+static struct nvmev_ns_conf *to_ns_conf(struct config_item *item)
+{
+	struct nvmev_ns_item *ns = to_ns(item);
+
+	return &ns->drive->conf.ns[ns->nsid - 1];
+}
+
+/* A namespace's value: stored as its drive's, "namespace NSID ATTR". */
+static ssize_t nvmev_ns_store_value(struct config_item *item, const char *page,
+				    size_t count, const char *name, void *field,
+				    bool is_u64)
+{
+	struct nvmev_ns_item *ns = to_ns(item);
+	char attr[32];
+
+	snprintf(attr, sizeof(attr), "namespace %u %s", ns->nsid, name);
+	return nvmev_store_value(ns->drive, page, count, attr, field, is_u64);
+}
+
+static ssize_t nvmev_ns_size_mib_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%llu\n", to_ns_conf(item)->size_mib);
+}
+
+static ssize_t nvmev_ns_size_mib_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	return nvmev_ns_store_value(item, page, count, "size_mib",
+				    &to_ns_conf(item)->size_mib, true);
+}
+CONFIGFS_ATTR(nvmev_ns_, size_mib);
+
+static ssize_t nvmev_ns_lba_bytes_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%d\n", to_ns_conf(item)->lba_bytes);
+}
+
+/* 512 or 4096; 0: the drive's lba_bytes when it is powered on */
+static ssize_t nvmev_ns_lba_bytes_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct nvmev_ns_item *ns = to_ns(item);
+	int v;
+
+	if (!kstrtoint(page, 0, &v) && v && v != 512 && v != 4096) {
+		pr_err("%snamespace %u lba_bytes: %d is not 512 or 4096 (or 0: the drive's)\n",
+		       ns->drive->tag, ns->nsid, v);
+		return -EINVAL;
+	}
+	return nvmev_ns_store_value(item, page, count, "lba_bytes",
+				    &to_ns_conf(item)->lba_bytes, false);
+}
+CONFIGFS_ATTR(nvmev_ns_, lba_bytes);
+
+static struct configfs_attribute *nvmev_ns_attrs[] = {
+	&nvmev_ns_attr_size_mib,
+	&nvmev_ns_attr_lba_bytes,
+	NULL,
+};
+
+static void nvmev_ns_release(struct config_item *item)
+{
+	kfree(to_ns(item));
+}
+
+static struct configfs_item_operations nvmev_ns_ops = {
+	.release = nvmev_ns_release,
+};
+
+static const struct config_item_type nvmev_ns_type = {
+	.ct_item_ops = &nvmev_ns_ops,
+	.ct_attrs = nvmev_ns_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct nvmev_drive_item *ns_group_to_drive(struct config_group *group)
+{
+	return container_of(group, struct nvmev_drive_item, ns_group);
+}
+
+/* mkdir namespaces/NSID: a namespace of the size of the rest, by default */
+static struct config_item *nvmev_ns_make(struct config_group *group,
+					 const char *name)
+{
+	struct nvmev_drive_item *d = ns_group_to_drive(group);
+	struct nvmev_ns_item *ns;
+	char canon[12];
+	u32 nsid;
+
+	/* one name per NSID: "01" would be a second directory of NSID 1 */
+	if (kstrtou32(name, 10, &nsid) || nsid > NVMEV_MAX_NS)
+		nsid = 0;
+	snprintf(canon, sizeof(canon), "%u", nsid);
+	if (!nsid || strcmp(name, canon)) {
+		pr_err("%snamespace \"%s\": name it by its NSID, 1 to %d\n",
+		       d->tag, name, NVMEV_MAX_NS);
+		return ERR_PTR(-EINVAL);
+	}
+	ns = kzalloc(sizeof(*ns), GFP_KERNEL);
+	if (!ns)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&d->lock);
+	if (d->dev) {
+		mutex_unlock(&d->lock);
+		kfree(ns);
+		pr_err("%snamespace %u cannot be added while the drive is powered on: echo 0 > power first\n",
+		       d->tag, nsid);
+		return ERR_PTR(-EBUSY);
+	}
+	ns->drive = d;
+	ns->nsid = nsid;
+	d->ns[nsid - 1] = ns;
+	d->conf.ns[nsid - 1] = (struct nvmev_ns_conf){ .present = true };
+	mutex_unlock(&d->lock);
+	config_item_init_type_name(&ns->item, name, &nvmev_ns_type);
+	return &ns->item;
+}
+
+/* rmdir: a powered drive depends on the item, so it is powered off */
+static void nvmev_ns_drop(struct config_group *group, struct config_item *item)
+{
+	struct nvmev_drive_item *d = ns_group_to_drive(group);
+	struct nvmev_ns_item *ns = to_ns(item);
+
+	mutex_lock(&d->lock);
+	d->ns[ns->nsid - 1] = NULL;
+	d->conf.ns[ns->nsid - 1].present = false;
+	mutex_unlock(&d->lock);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations nvmev_ns_group_ops = {
+	.make_item = nvmev_ns_make,
+	.drop_item = nvmev_ns_drop,
+};
+
+static const struct config_item_type nvmev_ns_group_type = {
+	.ct_group_ops = &nvmev_ns_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
 static bool nvmev_name_ok(const char *name)
 {
 	size_t i, n = strlen(name);
@@ -201,8 +396,8 @@ static bool nvmev_name_ok(const char *name)
 	return true;
 }
 
-static struct config_item *nvmev_drive_make(struct config_group *group,
-					    const char *name)
+static struct config_group *nvmev_drive_make(struct config_group *group,
+					     const char *name)
 {
 	struct nvmev_drive_item *d;
 	int index;
@@ -234,12 +429,15 @@ static struct config_item *nvmev_drive_make(struct config_group *group,
 	d->conf.params = *nvmev_default_params;
 	/* a domain of its own next to the module's drive's */
 	d->conf.params.pci_domain = nvmev_default_params->pci_domain + 1 + index;
-	config_item_init_type_name(&d->item, name, &nvmev_drive_type);
-	return &d->item;
+	config_group_init_type_name(&d->group, name, &nvmev_drive_type);
+	config_group_init_type_name(&d->ns_group, "namespaces",
+				    &nvmev_ns_group_type);
+	configfs_add_default_group(&d->ns_group, &d->group);
+	return &d->group;
 }
 
 static struct configfs_group_operations nvmev_subsys_ops = {
-	.make_item = nvmev_drive_make,
+	.make_group = nvmev_drive_make,
 };
 
 static const struct config_item_type nvmev_subsys_type = {

@@ -14,11 +14,11 @@ drive_mk() {
 	done
 }
 
-# drive_disk NAME: the host's block device of the drive's namespace, found
-# by the NGUID (the PCI domain is its last bytes; nvmev_admin.c), once the
-# nvme driver has it (at most 20 s)
+# drive_disk NAME [NSID]: the host's block device of the drive's namespace
+# (default 1), found by the NGUID (the NSID and then the PCI domain are its
+# last bytes; nvmev_admin.c), once the nvme driver has it (at most 20 s)
 drive_disk() {
-	dd_dom=$(printf '%016x' "$(cat "$CFS/$1/pci_domain")")
+	dd_dom=$(printf '%02x%016x' "${2:-1}" "$(cat "$CFS/$1/pci_domain")")
 	dd_i=0
 	while [ $dd_i -lt 200 ]; do
 		for dd_w in /sys/block/nvme*n*/wwid; do
@@ -35,6 +35,32 @@ drive_disk() {
 		dd_i=$((dd_i + 1))
 	done
 	return 1
+}
+
+# drive_ctrl NAME: the drive's controller device, by its PCI domain
+drive_ctrl() {
+	dc_dom=$(printf '%04x' "$(cat "$CFS/$1/pci_domain")")
+	for dc_a in /sys/class/nvme/nvme*/address; do
+		if grep -q "^$dc_dom:" "$dc_a" 2>/dev/null; then
+			dc_c=${dc_a%/address}
+			echo "/dev/${dc_c##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# smart_writes CTRL NSID: Host Write Commands (bytes 80-87) of the
+# SMART/Health log of that NSID
+smart_writes() {
+	nvme smart-log "$1" --namespace-id="$2" -b >/tmp/smart.ns &&
+		od -An -tu8 -j 80 -N 8 /tmp/smart.ns | tr -d ' '
+}
+
+# ns_value NAME NSID COLUMN: a namespace's figure in debugfs "namespaces"
+ns_value() {
+	awk -v nsid="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR > 1 && $1 == nsid { print $c[col] }' "/sys/kernel/debug/nvmev-$1/namespaces"
 }
 
 # Two drives of different geometry made through configfs next to the
@@ -152,4 +178,101 @@ test_drives_bad_input() {
 	check "x survives it all" fio_verify "$x" 8M
 	drives_clean
 	check "memory blocks back" [ "$(memory_blocks)" = "$blocks" ]
+}
+
+# A drive of two namespaces (NSIDs 1 and 3) sharing its flash, each of its
+# own size and LBA format: NN 3, NSID 2 inactive (zeroed Identify
+# Namespace, no identifiers); crc-verified I/O on both at once, neither
+# seeing the other's data; each counting its own writes, in debugfs and
+# in the SMART log per NSID, whose sum is the controller's. Then the bad
+# input: NSIDs out of range, changes of a powered drive's namespaces, an
+# LBA format that does not exist, namespaces larger than the drive.
+# tiers: stock
+test_drives_namespaces() {
+	mount_configfs
+	check "insmod" load_nvmev || return 1
+	blocks=$(memory_blocks)
+	check "mkdir" drive_mk two capacity_mib=256 channels=2 dies_per_channel=2 || return 1
+	nd=$CFS/two/namespaces
+	check "namespace 1" sh -c "mkdir $nd/1 && echo 64 >$nd/1/size_mib" || return 1
+	check "namespace 3: the rest, 4 KiB LBAs" sh -c "mkdir $nd/3 && echo 4096 >$nd/3/lba_bytes" ||
+		return 1
+	check "power" sh -c "echo 1 >$CFS/two/power" || return 1
+	d1=$(drive_disk two 1)
+	d3=$(drive_disk two 3)
+	c=$(drive_ctrl two)
+	echo "drives_namespaces: $c has $d1 and $d3"
+	check "namespace 1's disk" [ -n "$d1" ] || return 1
+	check "namespace 3's disk" [ -n "$d3" ] || return 1
+	check "1: 64 MiB of 512 B" [ "$(blockdev --getsize64 "$d1"):$(blockdev --getss "$d1")" = $((64 << 20)):512 ]
+	check "3: the other 192 MiB, of 4 KiB" \
+		[ "$(blockdev --getsize64 "$d3"):$(blockdev --getss "$d3")" = $((192 << 20)):4096 ]
+	check "NN 3" sh -c "nvme id-ctrl $c | grep -q '^nn *: 3\$'"
+	check "active list 1, 3" [ "$(nvme list-ns "$c" | sed 's/.*:0x//' | tr '\n' ' ')" = "1 3 " ]
+	check "NSID 2: zeroed" sh -c "nvme id-ns $c --namespace-id=2 | grep -q '^nsze *: 0\$'"
+	check "NSID 2: no identifiers" passthru 0x4002 admin-passthru "$c" --opcode=0x06 \
+		--cdw10=3 --namespace-id=2 --data-len=4096 --read
+	check "NSID 4: beyond NN" passthru 0x400b admin-passthru "$c" --opcode=0x06 \
+		--namespace-id=4 --data-len=4096 --read
+	check "SMART of NSID 2" passthru 0x400b admin-passthru "$c" --opcode=0x02 \
+		--cdw10=0x007f0002 --namespace-id=2 --data-len=512 --read
+	fio_verify "$d1" 32M >/tmp/fio.1 2>&1 &
+	f1=$!
+	check "fio verify on 3" fio_verify "$d3" 64M --offset=64M
+	check "fio verify on 1, at the same time" wait $f1 || tail -5 /tmp/fio.1
+	# the first MiB of each: a slice of its own, not the other's
+	dd if=/dev/urandom of=/tmp/ns1 bs=1M count=1 2>/dev/null
+	dd if=/dev/urandom of=/tmp/ns3 bs=1M count=1 2>/dev/null
+	dd if=/tmp/ns1 of="$d1" bs=1M oflag=direct 2>/dev/null
+	dd if=/tmp/ns3 of="$d3" bs=1M oflag=direct 2>/dev/null
+	check "1 reads its own" sh -c "dd if=$d1 bs=1M count=1 iflag=direct 2>/dev/null | cmp - /tmp/ns1"
+	check "3 reads its own" sh -c "dd if=$d3 bs=1M count=1 iflag=direct 2>/dev/null | cmp - /tmp/ns3"
+	w1=$(ns_value two 1 writes)
+	w3=$(ns_value two 3 writes)
+	echo "drives_namespaces: writes: namespace 1 $w1, namespace 3 $w3"
+	check "1 counted its writes" [ "$w1" -gt 0 ]
+	check "3 counted its writes" [ "$w3" -gt 0 ]
+	check "SMART of 1" [ "$(smart_writes "$c" 1)" = "$w1" ]
+	check "SMART of 3" [ "$(smart_writes "$c" 3)" = "$w3" ]
+	check "SMART of the controller: the sum" [ "$(smart_writes "$c" 4294967295)" = $((w1 + w3)) ]
+	check "on the one drive's dies" [ "$(value nvme_write /sys/kernel/debug/nvmev-two/stats)" = \
+		$((w1 + w3)) ]
+	check "locate in 3" sh -c "echo '3 0' >/sys/kernel/debug/nvmev-two/locate &&
+		grep -q '^lba=0 die=' /sys/kernel/debug/nvmev-two/locate"
+	dmesg -c >/dev/null
+	check "NSID 17" fails_with "Invalid argument" mkdir "$nd/17"
+	check "logged" sh -c "dmesg | grep -q 'drive two: namespace \"17\": name it by its NSID, 1 to 16'"
+	check "NSID 01" fails_with "Invalid argument" mkdir "$nd/01"
+	check "a namespace added to a powered drive" fails_with "Device or resource busy" mkdir "$nd/2"
+	check "logged" sh -c "dmesg | grep -q 'drive two: namespace 2 cannot be added while'"
+	check "a namespace removed from it" fails_with "Device or resource busy" rmdir "$nd/1"
+	check "a namespace's size changed on it" fails_with "Device or resource busy" \
+		sh -c "echo 32 >$nd/1/size_mib"
+	check "1 still works" fio_verify "$d1" 8M
+	check "power off" sh -c "echo 0 >$CFS/two/power"
+	dmesg -c >/dev/null
+	check "an LBA format it has not" fails_with "Invalid argument" sh -c "echo 1000 >$nd/1/lba_bytes"
+	check "logged" sh -c "dmesg | grep -q 'drive two: namespace 1 lba_bytes: 1000 is not 512 or 4096'"
+	echo 300 >"$nd/1/size_mib"
+	check "a namespace larger than the drive" fails_with "No space left on device" \
+		sh -c "echo 1 >$CFS/two/power"
+	check "logged" sh -c "dmesg | grep -q 'drive two: namespace 1: size_mib=300 is more than the drive.s 256 MiB'"
+	echo 200 >"$nd/1/size_mib"
+	echo 100 >"$nd/3/size_mib"
+	check "namespaces larger than the drive" fails_with "No space left on device" \
+		sh -c "echo 1 >$CFS/two/power"
+	check "logged" sh -c "dmesg | grep -q 'drive two: the namespaces need 300 MiB, more than the drive.s 256 MiB'"
+	check "still off" [ "$(cat "$CFS/two/power")" = 0 ]
+	check "nothing left of it" sh -c "! [ -d /sys/kernel/debug/nvmev-two ]"
+	echo 0 >"$nd/1/size_mib"
+	echo 0 >"$nd/3/size_mib"
+	check "two namespaces of the rest" fails_with "Invalid argument" sh -c "echo 1 >$CFS/two/power"
+	check "logged" sh -c "dmesg | grep -q 'drive two: namespaces 1 and 3 both have size_mib=0'"
+	check "no memory block kept" [ "$(memory_blocks)" = "$blocks" ]
+	echo 64 >"$nd/1/size_mib"
+	check "power on after the fix" sh -c "echo 1 >$CFS/two/power" &&
+		check "1 works again" fio_verify "$(drive_disk two 1)" 8M
+	drives_clean
+	check "memory blocks back" [ "$(memory_blocks)" = "$blocks" ]
+	check "the module's drive still works" fio_verify /dev/nvme0n1 8M
 }

@@ -85,11 +85,15 @@ rmmod_nvmev() { drives_clean && rmmod nvmev && online_blocks; }
 # the drives made at run time (drives.sh)
 CFS=/sys/kernel/config/nvmev
 
-# drives_clean: every configfs drive powered off and removed
+# drives_clean: every configfs drive powered off and removed, namespaces
+# first
 drives_clean() {
 	for dc in "$CFS"/*/; do
 		[ -d "$dc" ] || continue
 		echo 0 >"$dc/power"
+		for dn in "$dc"namespaces/*/; do
+			[ -d "$dn" ] && { rmdir "$dn" || return 1; }
+		done
 		rmdir "$dc" || return 1
 	done
 	return 0
