@@ -41,6 +41,11 @@
 # and the block-mode loads would pass or fail by luck. A memmap= boot
 # also reserves a crash kernel near the top of RAM, which puts the
 # blocks below it in that position on purpose (memory.sh).
+# GUEST_NET=listen:PORT or connect:PORT gives the guest a virtio NIC (eth0)
+# on a QEMU socket network: the guest that listens on 127.0.0.1:PORT and
+# the one that connects to it share one Ethernet segment, as two machines
+# would (scripts/fabric-pair.sh). Its build directory gets -listen or
+# -connect, so that both can run at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/vm/kernels.sh
@@ -50,6 +55,18 @@ series=${GUEST_KERNEL:-6.1}
 [[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "guest-test: GUEST_KERNEL=$series is not a kernel series (6.1, 6.12)" >&2; exit 2; }
 build=${BUILD:-build}/guest${KERNEL_TREE:+-${GUEST_NAME:-patched}}
 [ -z "${KERNEL_TREE:-}" ] && [ "$series" != 6.1 ] && build=$build-$series
+nic=(-nic none)
+case ${GUEST_NET:-} in
+'') ;;
+listen:[1-9]* | connect:[1-9]*)
+	# a MAC of each side's own
+	mac=52:54:00:12:34:0$([ "${GUEST_NET%%:*}" = listen ] && echo 1 || echo 2)
+	nic=(-netdev "socket,id=n0,${GUEST_NET%%:*}=127.0.0.1:${GUEST_NET#*:}"
+		-device "virtio-net-pci,netdev=n0,mac=$mac")
+	build=$build-${GUEST_NET%%:*}
+	;;
+*) echo "guest-test: GUEST_NET=$GUEST_NET is not listen:PORT or connect:PORT" >&2; exit 2 ;;
+esac
 timeout_s=${GUEST_TIMEOUT:-900}
 smp=${GUEST_SMP:-3}
 [[ $smp =~ ^[1-9][0-9]?$ ]] || { echo "guest-test: GUEST_SMP=$smp is not a vCPU count (1..99)" >&2; exit 2; }
@@ -153,7 +170,7 @@ fi
 status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max \
-	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot -nic none \
+	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot "${nic[@]}" \
 	-append "console=ttyS0 $memory $intremap iomem=relaxed nokaslr panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!

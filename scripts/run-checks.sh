@@ -134,7 +134,8 @@ guest() {
 }
 # A user's `make dkms-install` on a machine whose running kernel has no
 # headers (CI's), then what apt runs when a kernel is installed: DKMS's
-# postinst hook builds nvmev.ko for it. That kernel then boots with it.
+# postinst hook builds nvmev.ko for it. That kernel then boots with it,
+# and two guests of it serve and use a drive over NVMe/TCP (passthru).
 guest612() {
 	local k
 	k=$(debian_kernel 6.12)
@@ -142,7 +143,8 @@ guest612() {
 	scripts/dkms.sh uninstall && scripts/dkms.sh install &&
 		/etc/kernel/postinst.d/dkms "$k" &&
 		GUEST_KERNEL=6.12 GUEST_MODULE=dkms GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
-			scripts/guest-test.sh stock,dkms
+			scripts/guest-test.sh stock,dkms &&
+		GUEST_KERNEL=6.12 GUEST_MODULE=dkms scripts/fabric-pair.sh
 }
 run_pair guest guest612
 patched() {

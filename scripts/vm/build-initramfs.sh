@@ -1,8 +1,8 @@
 #!/bin/bash
 # Build a guest initramfs from Debian packages: busybox as the shell, the
 # test tools with their libraries, the stock kernel's nvme/ext4 (and
-# NVMe/TCP host and target) modules in dependency order, nvmev.ko and the
-# guest tests.
+# NVMe/TCP host and target, and a virtio NIC's) modules in dependency
+# order, nvmev.ko and the guest tests.
 # Usage: build-initramfs.sh KVER NVMEV_KO OUT.cpio.gz [EXTRA_BINARY...]
 # With NVMEV_MODPROBE=DIR/nvmev.ko (relative to /lib/modules/KVER, e.g.
 # updates/dkms/nvmev.ko, where DKMS installs it) nvmev.ko is also there,
@@ -59,7 +59,7 @@ add_module() {
 	done
 	order+=("$m")
 }
-for m in configfs nvme ext4 crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp; do
+for m in configfs nvme ext4 crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp virtio_pci virtio_net; do
 	modinfo -k "$kver" -n "$m" >/dev/null 2>&1 && add_module "$m"
 done
 : >"$root/modules/order"

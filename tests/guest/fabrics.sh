@@ -9,9 +9,10 @@ NVMET=/sys/kernel/config/nvmet
 NVMET_NQN=nqn.2026-12.org.nvmev:fabric-test
 NVMET_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:5e4f0c6a-2d3b-4c1e-9a8f-7b6d5c4e3f21
 
-# nvmet_export BACKEND: a subsystem allowing any host, on TCP
-# 127.0.0.1:4420, holding nvme0n1 as namespace 1 (bdev) or the whole
-# controller nvme0 (passthru: its identity and commands go through)
+# nvmet_export BACKEND [ADDR]: a subsystem allowing any host, on TCP
+# ADDR:4420 (default 127.0.0.1), holding nvme0n1 as namespace 1 (bdev) or
+# the whole controller nvme0 (passthru: its identity and commands go
+# through)
 nvmet_export() {
 	mount_configfs || return 1
 	ip link set lo up || return 1
@@ -30,7 +31,7 @@ nvmet_export() {
 	esac
 	p=$NVMET/ports/1
 	mkdir "$p" && echo tcp >"$p/addr_trtype" && echo ipv4 >"$p/addr_adrfam" &&
-		echo 127.0.0.1 >"$p/addr_traddr" && echo 4420 >"$p/addr_trsvcid" &&
+		echo "${2:-127.0.0.1}" >"$p/addr_traddr" && echo 4420 >"$p/addr_trsvcid" &&
 		ln -s "$s" "$p/subsystems/$NVMET_NQN"
 }
 
@@ -131,4 +132,78 @@ test_nvmet_passthru() {
 	check "disconnect" nvme disconnect -n "$NVMET_NQN"
 	check "unexport" nvmet_unexport
 	check "rmmod" unload_nvmev
+}
+
+# The two-machine test of the passthru backend (scripts/fabric-pair.sh
+# boots both guests on one Ethernet segment). The host has no nvmev of its
+# own, so nothing there already holds the namespace's identifiers.
+FABRIC_TARGET=10.99.0.1
+
+# net_up ADDR: eth0 (GUEST_NET's virtio NIC) up as ADDR/24
+net_up() {
+	ip link set eth0 up && ip addr add "$1/24" dev eth0
+}
+
+# tcp_sessions PORT: established TCP connections on local port PORT
+tcp_sessions() {
+	awk -v port="$(printf ':%04X' "$1")" '$2 ~ port"$" && $4 == "01"' /proc/net/tcp | wc -l
+}
+
+# The target machine: nvmev with the hint feature on, exported whole
+# (passthru) over TCP; it waits for the host to connect, do its I/O and
+# disconnect (at most 10 min), then checks that what the host wrote is on
+# the drive: fio re-reads the host's job and checks every block's crc32c
+# and offset, and the drive counted the writes.
+# tiers: none
+test_fabric_target() {
+	check "insmod" load_nvmev || return 1
+	check "enable hints" nvmev-hint enable /dev/nvme0n1
+	check "network" net_up $FABRIC_TARGET || return 1
+	check "export nvme0 (passthru)" nvmet_export passthru $FABRIC_TARGET ||
+		{ nvmet_unexport; return 1; }
+	i=0
+	while [ "$(tcp_sessions 4420)" = 0 ] && [ $i -lt 3000 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	check "the host connected" [ "$(tcp_sessions 4420)" -gt 0 ]
+	while [ "$(tcp_sessions 4420)" != 0 ] && [ $i -lt 3000 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	check "the host disconnected" [ "$(tcp_sessions 4420)" = 0 ]
+	echo "fabric_target: $(value nvme_write "$DBG/stats") writes came over the fabric"
+	check "the host's writes came to nvmev" [ "$(value nvme_write "$DBG/stats")" -gt 0 ]
+	check "the host's data, verified here" fio_verify /dev/nvme0n1 32M --iodepth=16 --verify_only
+	check "unexport" nvmet_unexport
+	check "rmmod" unload_nvmev
+}
+
+# The host machine: connects to the target, sees nvmev's identity and its
+# enabled hint feature through the passthru, and runs crc-verified I/O on
+# the namespace, which no other namespace here shares IDs with.
+# tiers: none
+test_fabric_host() {
+	check "network" net_up 10.99.0.2 || return 1
+	# the target is ready when its port is: retry until then (10 min)
+	i=0
+	until nvme connect -t tcp -a $FABRIC_TARGET -s 4420 -n "$NVMET_NQN" \
+		--hostnqn="$NVMET_HOSTNQN" --hostid="${NVMET_HOSTNQN##*:uuid:}" >/tmp/connect.out 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || break
+		sleep 2
+	done
+	check "connect" [ $i -lt 300 ] || { cat /tmp/connect.out; return 1; }
+	i=0
+	while ! [ -b /dev/nvme0n1 ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "the namespace" [ -b /dev/nvme0n1 ] || { nvme disconnect -n "$NVMET_NQN"; return 1; }
+	check "TCP" grep -qx tcp /sys/class/nvme/nvme0/transport
+	check "nvmev's identity" sh -c "nvme id-ctrl /dev/nvme0 | grep -q '^mn *: nvmev virtual SSD'"
+	nvme get-feature /dev/nvme0 -f 0xc0 >/tmp/feat.out 2>&1
+	check "the hint feature, enabled" grep -Eiq 'value: *(0x)?0*1( |$)' /tmp/feat.out
+	check "fio verify over TCP (passthru)" fio_verify /dev/nvme0n1 32M --iodepth=16
+	check "disconnect" nvme disconnect -n "$NVMET_NQN"
 }
