@@ -84,6 +84,7 @@ typedef __UINT64_TYPE__ u64;
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define BIT(n)		(1UL << (n))
 
 static inline void *ftl_zalloc(size_t n, size_t size)
 {

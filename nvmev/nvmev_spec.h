@@ -3,8 +3,8 @@
  * The NVMe names the portable command parser (nvmev_cmd.c) uses. In
  * nvmev.ko they come from the kernel's <linux/nvme.h>; a userspace build
  * (the fuzz target) has no such header, so it gets the same names with
- * the values of the NVMe base specification 1.4, checked against
- * include/linux/nvme.h of Linux 6.1.
+ * the values of the NVMe base specification 1.4 and the Zoned Namespace
+ * Command Set 1.1, checked against include/linux/nvme.h of Linux 6.1.
  */
 #ifndef NVMEV_SPEC_H
 #define NVMEV_SPEC_H
@@ -42,6 +42,20 @@ enum {	/* NVM command set opcodes */
 	nvme_cmd_read		= 0x02,
 	nvme_cmd_write_zeroes	= 0x08,
 	nvme_cmd_dsm		= 0x09,
+	nvme_cmd_zone_mgmt_send	= 0x79,
+	nvme_cmd_zone_mgmt_recv	= 0x7a,
+	nvme_cmd_zone_append	= 0x7d,
+};
+
+enum {	/* Zone Management Send actions, zone type */
+	NVME_ZONE_CLOSE		= 0x1,
+	NVME_ZONE_FINISH	= 0x2,
+	NVME_ZONE_OPEN		= 0x3,
+	NVME_ZONE_RESET		= 0x4,
+	NVME_ZONE_OFFLINE	= 0x5,
+	NVME_ZONE_SET_DESC_EXT	= 0x10,
+	NVME_ZONE_TYPE_SEQWRITE_REQ = 0x2,
+	NVME_ZRA_ZONE_REPORT	= 0,
 };
 
 enum {	/* admin command set opcodes */
@@ -73,6 +87,7 @@ enum {
 	NVME_ID_CNS_CS_NS		= 0x05,
 	NVME_ID_CNS_CS_CTRL		= 0x06,
 	NVME_CSI_NVM			= 0,
+	NVME_CSI_ZNS			= 2,
 };
 
 enum {
@@ -118,6 +133,14 @@ enum {	/* status field: generic, command specific, media */
 	NVME_SC_INVALID_QUEUE		= 0x10c,
 	NVME_SC_FEATURE_NOT_SAVEABLE	= 0x10d,
 	NVME_SC_FEATURE_NOT_CHANGEABLE	= 0x10e,
+	NVME_SC_ZONE_BOUNDARY_ERROR	= 0x1b8,
+	NVME_SC_ZONE_FULL		= 0x1b9,
+	NVME_SC_ZONE_READ_ONLY		= 0x1ba,
+	NVME_SC_ZONE_OFFLINE		= 0x1bb,
+	NVME_SC_ZONE_INVALID_WRITE	= 0x1bc,
+	NVME_SC_ZONE_TOO_MANY_ACTIVE	= 0x1bd,
+	NVME_SC_ZONE_TOO_MANY_OPEN	= 0x1be,
+	NVME_SC_ZONE_INVALID_TRANSITION	= 0x1bf,
 	NVME_STATUS_DNR			= 0x4000,
 };
 
