@@ -16,6 +16,8 @@
  *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
  *   nvmev_io.c      NVM command set and data movement
+ *   nvmev_zns.c     zone states and limits (portable, fuzzed in userspace)
+ *   nvmev_zoned.c   Zoned Namespace command set
  *   nvmev_store.c   the namespace's bytes: memmap= range or kernel pages
  *   nvmev_debugfs.c geometry and statistics
  * The flash model (ftl/) only decides *when* an I/O completes.
@@ -37,6 +39,7 @@
 #include "nvmev_cmd.h"
 #include "nvmev_ctrl.h"
 #include "nvmev_hint.h"
+#include "nvmev_zns.h"
 
 #define NVMEV_BAR_SIZE		SZ_16K	/* registers, doorbells, MSI-X */
 #define NVMEV_MSIX_OFFSET	0x2000	/* table in BAR0 */
@@ -161,6 +164,7 @@ struct nvmev_dev {
 	struct nvmev_store store;
 	/* namespaces' sizes, formats and slices, hint feature: the parser's */
 	struct nvmev_ns_view ns;
+	struct nvmev_zns *zns[NVMEV_MAX_NS];	/* zoned namespaces' zones */
 
 	/* controller state, owned by the worker thread */
 	struct nvmev_ctrl ctrl;		/* registers, queues, completions */
@@ -194,7 +198,14 @@ struct nvmev_ns_conf {
 	bool present;
 	u64 size_mib;			/* 0: what the others leave */
 	int lba_bytes;			/* 0: the drive's lba_bytes */
+	int zoned;			/* 1: Zoned Namespace command set */
+	u64 zone_mib;			/* zoned: zone size, a power of two */
+	u64 zone_cap_mib;		/* zoned: writable per zone; 0: all */
+	int max_open;			/* zoned: open zones at most; 0: any */
+	int max_active;			/* zoned: active zones at most; 0: any */
 };
+
+#define NVMEV_ZONE_MIB		16	/* a zoned namespace's zone_mib */
 
 /* nvmev_drive.c: what a drive is made from, checked by the creation */
 struct nvmev_drive_conf {
@@ -284,7 +295,29 @@ void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
 /* the log page, newest first, into zeroed @page of the log's size */
 void nvmev_errlog_read(const struct nvmev_dev *dev, void *page);
 
+/* nvmev_zoned.c: zoned namespaces' zones, made with the drive */
+int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
+		       const struct nvmev_ns_conf *conf);
+void nvmev_zoned_destroy(struct nvmev_dev *dev);
+/*
+ * A Read, Write or Write Zeroes of a zoned namespace: may it go ahead
+ * (*@lba: where it writes), and, written, its zone's pointer moves.
+ */
+u16 nvmev_zoned_check(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+		      u64 *lba);
+void nvmev_zoned_commit(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+			u64 lba);
+/*
+ * Deallocate LBAs [@slba, @slba + @nlb) of namespace @ns now, as the model
+ * times a deallocation; returns when the model says it is done.
+ */
+u64 nvmev_io_dealloc(struct nvmev_dev *dev, const struct nvmev_ns *ns,
+		     u64 slba, u64 nlb);
+
 /* nvmev_io.c */
+/* a Read's or Write's data moved and timed (*@due), counted */
+u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+		  bool write, u64 *due);
 int nvmev_io_init(struct nvmev_dev *dev);
 void nvmev_io_exit(struct nvmev_dev *dev);
 /* completes the command, at once or, a long deallocation, later */

@@ -162,6 +162,25 @@ static void nvmev_identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_n
 	id->dmrsl = cpu_to_le32(min_t(u64, most, U32_MAX));
 }
 
+/*
+ * CNS 05h, CSI 02h: a zoned namespace's zones. Zone operation
+ * characteristics none (fixed capacity, no excursions); reads may cross
+ * zone boundaries; no zone descriptor extensions.
+ */
+static void nvmev_identify_ns_zns(struct nvmev_dev *dev, u32 nsid,
+				  struct nvme_id_ns_zns *id)
+{
+	const struct nvmev_ns *ns = nvmev_ns_get(&dev->ns, nsid);
+	const struct nvmev_zns *z = dev->zns[nsid - 1];
+
+	if (!ns || ns->csi != NVME_CSI_ZNS)
+		return;
+	id->ozcs = cpu_to_le16(1);	/* RAZB */
+	id->mar = cpu_to_le32(z->max_active ? z->max_active - 1 : U32_MAX);
+	id->mor = cpu_to_le32(z->max_open ? z->max_open - 1 : U32_MAX);
+	id->lbafe[0].zsze = cpu_to_le64(1ull << ns->zone_shift);
+}
+
 /* CNS 02h: the active NSIDs above NSID, in increasing order */
 static void nvmev_active_list(struct nvmev_dev *dev, u32 after, u8 *list)
 {
@@ -189,9 +208,13 @@ u16 nvmev_admin_identify(struct nvmev_dev *dev,
 		nvmev_identify_ns(dev, req->nsid, buf);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
-		nvmev_identify_ctrl_nvm(dev, buf);
+		/* zoned: ZASL 0, Zone Append as large as MDTS allows */
+		if (req->csi == NVME_CSI_NVM)
+			nvmev_identify_ctrl_nvm(dev, buf);
 		break;
 	case NVME_ID_CNS_CS_NS:		/* NVM: no fields beyond CNS 00h's yet */
+		if (req->csi == NVME_CSI_ZNS)
+			nvmev_identify_ns_zns(dev, req->nsid, buf);
 		break;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 		nvmev_active_list(dev, req->nsid, p);
@@ -202,6 +225,11 @@ u16 nvmev_admin_identify(struct nvmev_dev *dev,
 		p[4 + 8] = NVME_NIDT_NGUID;
 		p[4 + 8 + 1] = NVME_NIDT_NGUID_LEN;
 		nvmev_ns_ids(dev, req->nsid, p + 4, p + 4 + 8 + 4);
+		/* CAP.CSS bit 6: the namespace's command set too */
+		p += 4 + 8 + 4 + 16;
+		p[0] = NVME_NIDT_CSI;
+		p[1] = NVME_NIDT_CSI_LEN;
+		p[4] = nvmev_ns_get(&dev->ns, req->nsid)->csi;
 		break;
 	}
 	status = nvmev_reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
@@ -277,14 +305,15 @@ static void nvmev_smart_log(struct nvmev_dev *dev, u32 nsid,
 	put_unaligned_le64(dev->errlog.count, s->num_err_log_entries);
 }
 
-static void nvmev_effects_log(struct nvme_effects_log *e)
+/* the admin commands, and the I/O commands of command set @csi */
+static void nvmev_effects_log(struct nvme_effects_log *e, u8 csi)
 {
 	int op;
 
 	/* the commands nvmev_admin_parse() and nvmev_io_parse() accept */
 	for (op = 0; op < ARRAY_SIZE(e->acs); op++) {
 		e->acs[op] = cpu_to_le32(nvmev_admin_effects(op));
-		e->iocs[op] = cpu_to_le32(nvmev_io_effects(op));
+		e->iocs[op] = cpu_to_le32(nvmev_io_effects(op, csi));
 	}
 }
 
@@ -316,7 +345,7 @@ u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
 		nvmev_pad_copy(page + 8, NVMEV_FR, sizeof_field(struct nvme_id_ctrl, fr));
 		break;
 	case NVME_LOG_CMD_EFFECTS:
-		nvmev_effects_log((struct nvme_effects_log *)page);
+		nvmev_effects_log((struct nvme_effects_log *)page, req->csi);
 		break;
 	}
 	/* bytes past the end of the page read as zero */

@@ -123,7 +123,74 @@ static u16 nvmev_parse_dsm(const struct nvmev_ns_view *ns,
 	return NVME_SC_SUCCESS;
 }
 
+/* ---- zoned namespaces: what fields alone say (states: nvmev_zns.c) ---- */
+
+static bool nvmev_zone_start_ok(const struct nvmev_ns *ns, u64 slba)
+{
+	return !(slba & ((1ull << ns->zone_shift) - 1));
+}
+
+/* Zone Append: ZSLBA names the zone; ZASL is MDTS (Identify ZASL 0) */
+static u16 nvmev_parse_zone_append(const struct nvmev_ns_view *ns,
+				   const struct nvmev_sqe *sqe,
+				   struct nvmev_io_req *req)
+{
+	u16 status = nvmev_parse_lbas(ns, sqe, req);
+
+	if (status)
+		return status;
+	if (!nvmev_zone_start_ok(req->ns, nvmev_qw(sqe, 10)) ||
+	    req->model.len > NVMEV_MAX_XFER)
+		return DNR(NVME_SC_INVALID_FIELD);
+	req->model.op = FTL_OP_WRITE;
+	return NVME_SC_SUCCESS;
+}
+
+/* CDW10-11 SLBA of a zone (unless Select All); CDW13 ZSA, Select All */
+static u16 nvmev_parse_zone_send(const struct nvmev_ns_view *ns,
+				 const struct nvmev_sqe *sqe,
+				 struct nvmev_io_req *req)
+{
+	u32 cdw13 = nvmev_dw(sqe, 13);
+
+	req->slba = nvmev_qw(sqe, 10);
+	req->zsa = cdw13 & 0xff;
+	req->zone_all = cdw13 & (1u << 8);
+	/* no zone descriptor extensions (ZDES 0): 10h is not an action */
+	if (req->zsa < NVME_ZONE_CLOSE || req->zsa > NVME_ZONE_OFFLINE)
+		return DNR(NVME_SC_INVALID_FIELD);
+	if (req->zone_all)
+		return NVME_SC_SUCCESS;
+	if (req->slba >= req->ns->nsze)
+		return DNR(NVME_SC_LBA_RANGE);
+	if (!nvmev_zone_start_ok(req->ns, req->slba))
+		return DNR(NVME_SC_INVALID_FIELD);
+	return NVME_SC_SUCCESS;
+}
+
+/* CDW12 NUMD (0's based dwords); CDW13 ZRA, ZRASF, Partial Report */
+static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
+				 const struct nvmev_sqe *sqe,
+				 struct nvmev_io_req *req)
+{
+	u64 bytes = ((u64)nvmev_dw(sqe, 12) + 1) * 4;
+	u32 cdw13 = nvmev_dw(sqe, 13);
+
+	req->slba = nvmev_qw(sqe, 10);
+	req->zrasf = (cdw13 >> 8) & 0xff;
+	req->partial = cdw13 & (1u << 16);
+	/* Report Zones only: Extended Report Zones needs ZDES */
+	if ((cdw13 & 0xff) != NVME_ZRA_ZONE_REPORT || req->zrasf > 7 ||
+	    bytes > NVMEV_MAX_XFER)
+		return DNR(NVME_SC_INVALID_FIELD);
+	if (req->slba >= req->ns->nsze)
+		return DNR(NVME_SC_LBA_RANGE);
+	req->xfer = bytes;
+	return NVME_SC_SUCCESS;
+}
+
 #define NVMEV_EFFECTS_LBA_WRITE	(NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC)
+#define NVM_ZNS			(NVMEV_SET_NVM | NVMEV_SET_ZNS)
 
 /* the handlers exist in the module only: userspace builds parse */
 #ifdef __KERNEL__
@@ -133,22 +200,29 @@ static u16 nvmev_parse_dsm(const struct nvmev_ns_view *ns,
 #endif
 
 /*
- * The I/O commands (NVM command set) the controller has: the checks of
+ * The I/O commands the controller has: the command sets whose namespaces
+ * take them (a zoned namespace takes the NVM commands too), the checks of
  * their fields, their execution and their Command Effects log entry.
  * nvmev_io_parse(), nvmev_io_execute() and the log take them from here
  * only.
  */
 static const struct nvmev_io_cmd io_cmds[] = {
-	{ nvme_cmd_flush, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush,
+	{ nvme_cmd_flush, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush,
 	  EXEC(nvmev_io_flush) },
-	{ nvme_cmd_write, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
+	{ nvme_cmd_write, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
 	  EXEC(nvmev_io_rw) },
-	{ nvme_cmd_read, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
+	{ nvme_cmd_read, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
 	  EXEC(nvmev_io_rw) },
-	{ nvme_cmd_write_zeroes, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_write_zeroes,
-	  EXEC(nvmev_io_write_zeroes) },
-	{ nvme_cmd_dsm, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm,
+	{ nvme_cmd_write_zeroes, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE,
+	  nvmev_parse_write_zeroes, EXEC(nvmev_io_write_zeroes) },
+	{ nvme_cmd_dsm, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm,
 	  EXEC(nvmev_io_dsm) },
+	{ nvme_cmd_zone_mgmt_send, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
+	  nvmev_parse_zone_send, EXEC(nvmev_zone_mgmt_send) },
+	{ nvme_cmd_zone_mgmt_recv, NVMEV_SET_ZNS, NVME_CMD_EFFECTS_CSUPP,
+	  nvmev_parse_zone_recv, EXEC(nvmev_zone_mgmt_recv) },
+	{ nvme_cmd_zone_append, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
+	  nvmev_parse_zone_append, EXEC(nvmev_zone_append) },
 };
 
 static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode)
@@ -161,11 +235,11 @@ static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode)
 	return NULL;
 }
 
-u32 nvmev_io_effects(u8 opcode)
+u32 nvmev_io_effects(u8 opcode, u8 csi)
 {
 	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(opcode);
 
-	return cmd ? cmd->effects : 0;
+	return cmd && csi < 8 && (cmd->sets & (1u << csi)) ? cmd->effects : 0;
 }
 
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
@@ -185,7 +259,8 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 	    !(req->opcode == nvme_cmd_flush && req->nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
 	req->cmd = nvmev_find_io_cmd(req->opcode);
-	if (!req->cmd)
+	/* a command of another command set than the namespace's */
+	if (!req->cmd || (req->ns && !(req->cmd->sets & (1u << req->ns->csi))))
 		return DNR(NVME_SC_INVALID_OPCODE);
 	return req->cmd->parse(ns, sqe, req);
 }
@@ -252,22 +327,47 @@ static u16 nvmev_valid_ns(const struct nvmev_ns_view *ns,
 						  DNR(NVME_SC_INVALID_NS);
 }
 
-/* CDW11 CSI: the I/O command set of CNS 05h and 06h; only NVM is offered */
+/* the I/O command sets the controller has: NVM and Zoned Namespace */
+static bool nvmev_csi_ok(u8 csi)
+{
+	return csi == NVME_CSI_NVM || csi == NVME_CSI_ZNS;
+}
+
+/*
+ * CNS 05h: an NSID up to NN; the NVM structure of any namespace (a zoned
+ * one takes NVM commands too), the zoned one of a zoned namespace only
+ */
+static u16 nvmev_parse_cs_ns(const struct nvmev_ns_view *ns,
+			     struct nvmev_admin_req *req)
+{
+	const struct nvmev_ns *n = nvmev_ns_get(ns, req->nsid);
+	u16 status = nvmev_valid_ns(ns, req);
+
+	if (status)
+		return status;
+	if (!nvmev_csi_ok(req->csi) ||
+	    (n && req->csi == NVME_CSI_ZNS && n->csi != NVME_CSI_ZNS))
+		return DNR(NVME_SC_INVALID_FIELD);
+	return NVME_SC_SUCCESS;
+}
+
+/* CDW11 CSI: the I/O command set of CNS 05h and 06h */
 static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
 				const struct nvmev_sqe *sqe,
 				struct nvmev_admin_req *req)
 {
-	bool nvm = (req->cdw11 >> 24) == NVME_CSI_NVM;
 	u16 status;
 
 	req->cns = req->cdw10 & 0xff;
+	req->csi = req->cdw11 >> 24;
 	switch (req->cns) {
 	case NVME_ID_CNS_CTRL:
 		return NVME_SC_SUCCESS;
 	case NVME_ID_CNS_CS_CTRL:
-		return nvm ? NVME_SC_SUCCESS : DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_csi_ok(req->csi) ? NVME_SC_SUCCESS :
+						 DNR(NVME_SC_INVALID_FIELD);
 	case NVME_ID_CNS_CS_NS:
-		return nvm ? nvmev_valid_ns(ns, req) : DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_parse_cs_ns(ns, req);
 	case NVME_ID_CNS_NS:
 		return nvmev_valid_ns(ns, req);
 	case NVME_ID_CNS_NS_DESC_LIST:
@@ -292,6 +392,7 @@ static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
 	u32 numd = (req->cdw10 >> 16) | ((req->cdw11 & 0xffff) << 16);
 
 	req->lid = req->cdw10 & 0xff;
+	req->csi = nvmev_dw(sqe, 14) >> 24;
 	req->log_len = ((u64)numd + 1) * 4;
 	req->log_off = nvmev_qw(sqe, 12);
 	/* MDTS bounds admin transfers too; NUMD allows up to 16 GiB */
@@ -301,6 +402,9 @@ static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
 	if (!req->log_size)
 		return DNR(NVME_SC_INVALID_LOG_PAGE);
 	if (req->log_off >= req->log_size || (req->log_off & 3))
+		return DNR(NVME_SC_INVALID_FIELD);
+	/* the commands of one I/O command set (CDW14 CSI) */
+	if (req->lid == NVME_LOG_CMD_EFFECTS && !nvmev_csi_ok(req->csi))
 		return DNR(NVME_SC_INVALID_FIELD);
 	/*
 	 * SMART/Health per namespace (Identify Controller LPA bit 0): one

@@ -43,6 +43,8 @@ struct nvmev_ns {
 	u64 nsze;			/* size in LBAs; 0: the NSID is inactive */
 	u64 base;			/* bytes, a multiple of 1 MiB */
 	u32 lba_shift;			/* 9 or 12 */
+	u8 csi;				/* NVME_CSI_NVM, or NVME_CSI_ZNS: zoned */
+	u32 zone_shift;			/* zoned: log2 of LBAs per zone */
 };
 
 /* What the parser needs to know about the namespaces and the features. */
@@ -83,14 +85,20 @@ struct nvmev_dev;
  */
 #define NVMEV_SC_HELD	0xffff
 
+/* The I/O command sets a command belongs to: bits of 1 << CSI. */
+#define NVMEV_SET_NVM		BIT(NVME_CSI_NVM)
+#define NVMEV_SET_ZNS		BIT(NVME_CSI_ZNS)
+
 /*
- * An NVM command the controller has: a row of io_cmds[] (nvmev_cmd.c),
- * the one list that gives its opcode's field checks, its execution and
- * its Command Effects log entry. @exec lives in nvmev_io.c and is NULL
- * in userspace builds, which only parse.
+ * An I/O command the controller has: a row of io_cmds[] (nvmev_cmd.c),
+ * the one list that gives its opcode's command sets, field checks,
+ * execution and Command Effects log entry. @exec lives in nvmev_io.c
+ * (zoned: nvmev_zoned.c) and is NULL in userspace builds, which only
+ * parse.
  */
 struct nvmev_io_cmd {
 	u8 opcode;
+	u8 sets;			/* NVMEV_SET_*: whose namespaces take it */
 	u32 effects;
 	u16 (*parse)(const struct nvmev_ns_view *ns,
 		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req);
@@ -121,6 +129,13 @@ struct nvmev_io_req {
 	struct ftl_cmd model;		/* op, byte range and placement hint */
 	u32 nr_ranges;			/* Dataset Management: ranges to fetch */
 	bool hint_bits_ignored;		/* hint bits set, feature not enabled */
+	/* Zone Management Send and Receive */
+	u64 slba;
+	u8 zsa;				/* Send: the action */
+	bool zone_all;			/* Send: Select All */
+	u8 zrasf;			/* Receive: the states reported */
+	bool partial;			/* Receive: Partial Report */
+	u32 xfer;			/* Receive: bytes to the host */
 };
 
 /* Get Features SEL=3, the capabilities of a feature */
@@ -197,6 +212,13 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 			  const struct nvmev_io_req *req, u64 *due);
 u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
 		 const struct nvmev_io_req *req, u64 *due);
+/* nvmev_zoned.c: the Zoned Namespace commands' handlers */
+u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
+		      const struct nvmev_io_req *req, u64 *due);
+u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
+			 const struct nvmev_io_req *req, u64 *due);
+u16 nvmev_zone_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
+			 const struct nvmev_io_req *req, u64 *due);
 #endif
 
 /* An admin command, checked as far as fields alone allow. */
@@ -208,6 +230,7 @@ struct nvmev_admin_req {
 	u32 nsid;
 	u32 cdw10, cdw11;
 	u8 cns;				/* Identify */
+	u8 csi;				/* Identify CNS 05h/06h, effects log */
 	u8 fid, sel;			/* Set/Get Features */
 	const struct nvmev_feature *feat;
 	u8 lid;				/* Get Log Page: log, bytes, offset */
@@ -249,7 +272,10 @@ u32 nvmev_log_page_size(u8 lid);
 /* The Command Effects log entry of admin opcode @opcode, 0: no such command. */
 u32 nvmev_admin_effects(u8 opcode);
 
-/* The Command Effects log entry of I/O opcode @opcode, 0: no such command. */
-u32 nvmev_io_effects(u8 opcode);
+/*
+ * The Command Effects log entry of I/O opcode @opcode in command set @csi,
+ * 0: no such command.
+ */
+u32 nvmev_io_effects(u8 opcode, u8 csi);
 
 #endif /* NVMEV_CMD_H */

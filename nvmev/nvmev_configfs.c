@@ -9,8 +9,11 @@
  *                                            or nvmev_params.h's table
  *   mkdir .../NAME/namespaces/NSID           a namespace (NSID 1 to 16):
  *   echo 64 > .../namespaces/NSID/size_mib   its size (0: the rest of the
- *                                            drive) and LBA format;
- *                                            none: one of the whole drive
+ *                                            drive), LBA format, and
+ *                                            zones (zoned=1, zone_mib,
+ *                                            zone_cap_mib, max_open,
+ *                                            max_active); none: one
+ *                                            namespace of the whole drive
  *   echo 1 > .../NAME/power                  create it (nvmev_drive.c)
  *   echo 0 > .../NAME/power                  remove it from the PCI bus
  *   rmdir .../NAME/namespaces/NSID /sys/kernel/config/nvmev/NAME
@@ -262,18 +265,30 @@ static ssize_t nvmev_ns_store_value(struct config_item *item, const char *page,
 	return nvmev_store_value(ns->drive, page, count, attr, field, is_u64);
 }
 
-static ssize_t nvmev_ns_size_mib_show(struct config_item *item, char *page)
-{
-	return sysfs_emit(page, "%llu\n", to_ns_conf(item)->size_mib);
-}
+/*
+ * A namespace's values, checked when the drive is powered on
+ * (nvmev_drive.c, nvmev_zoned.c): u64 ones, and ints.
+ */
+#define NVMEV_NS_VALUE(name, fmt, is_u64)				\
+static ssize_t nvmev_ns_##name##_show(struct config_item *item,	\
+				      char *page)			\
+{									\
+	return sysfs_emit(page, fmt "\n", to_ns_conf(item)->name);	\
+}									\
+static ssize_t nvmev_ns_##name##_store(struct config_item *item,	\
+				       const char *page, size_t count)	\
+{									\
+	return nvmev_ns_store_value(item, page, count, #name,		\
+				    &to_ns_conf(item)->name, is_u64);	\
+}									\
+CONFIGFS_ATTR(nvmev_ns_, name)
 
-static ssize_t nvmev_ns_size_mib_store(struct config_item *item,
-				       const char *page, size_t count)
-{
-	return nvmev_ns_store_value(item, page, count, "size_mib",
-				    &to_ns_conf(item)->size_mib, true);
-}
-CONFIGFS_ATTR(nvmev_ns_, size_mib);
+NVMEV_NS_VALUE(size_mib, "%llu", true);
+NVMEV_NS_VALUE(zoned, "%d", false);
+NVMEV_NS_VALUE(zone_mib, "%llu", true);
+NVMEV_NS_VALUE(zone_cap_mib, "%llu", true);
+NVMEV_NS_VALUE(max_open, "%d", false);
+NVMEV_NS_VALUE(max_active, "%d", false);
 
 static ssize_t nvmev_ns_lba_bytes_show(struct config_item *item, char *page)
 {
@@ -300,6 +315,11 @@ CONFIGFS_ATTR(nvmev_ns_, lba_bytes);
 static struct configfs_attribute *nvmev_ns_attrs[] = {
 	&nvmev_ns_attr_size_mib,
 	&nvmev_ns_attr_lba_bytes,
+	&nvmev_ns_attr_zoned,
+	&nvmev_ns_attr_zone_mib,
+	&nvmev_ns_attr_zone_cap_mib,
+	&nvmev_ns_attr_max_open,
+	&nvmev_ns_attr_max_active,
 	NULL,
 };
 

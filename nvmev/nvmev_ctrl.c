@@ -83,7 +83,7 @@ static void nvmev_done_pop(struct nvmev_ctrl *c)
 }
 
 void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
-			 u32 result, u64 due_ns)
+			 u64 result, u64 due_ns)
 {
 	struct nvmev_sq *sq = &c->sqs[sqid];
 	struct nvmev_done *e;
@@ -373,8 +373,12 @@ static void nvmev_ctrl_enable(struct nvmev_ctrl *c, u32 cc)
 	c->aqa = aqa;
 	c->asq = asq;
 	c->acq = acq;
-	/* CAP: 4 KiB pages, NVM command set, round robin; Identify: SQES, CQES */
-	if (CC_MPS(cc) || CC_CSS(cc) || CC_AMS(cc) ||
+	/*
+	 * CAP: 4 KiB pages, round robin; the NVM command set alone (CSS 0)
+	 * or every I/O command set the namespaces have (CSS 6: NVM, zoned);
+	 * Identify: SQES, CQES
+	 */
+	if (CC_MPS(cc) || (CC_CSS(cc) && CC_CSS(cc) != 6) || CC_AMS(cc) ||
 	    CC_IOSQES(cc) != NVMEV_SQES || CC_IOCQES(cc) != NVMEV_CQES ||
 	    sqs < 2 || cqs < 2 || !nvmev_cq_setup(c, 0, acq, cqs, true, 0) ||
 	    !nvmev_sq_setup(c, 0, asq, sqs, 0)) {
@@ -625,8 +629,8 @@ static void nvmev_post(struct nvmev_ctrl *c, struct nvmev_cq *cq,
 	u16 status = (u16)(e->status << 1) | cq->phase;
 	u16 sq_head = (u16)c->sqs[e->sqid].head;
 
-	nvmev_write_once(slot[0], nvmev_cpu_to_le32(e->result));
-	nvmev_write_once(slot[1], 0);
+	nvmev_write_once(slot[0], nvmev_cpu_to_le32((u32)e->result));
+	nvmev_write_once(slot[1], nvmev_cpu_to_le32((u32)(e->result >> 32)));
 	nvmev_write_once(slot[2], nvmev_cpu_to_le32(sq_head | ((u32)e->sqid << 16)));
 	/* the phase tag says "valid": it must be the last thing the host sees */
 	nvmev_wmb();
@@ -782,7 +786,8 @@ int nvmev_ctrl_init(struct nvmev_ctrl *c, const struct nvmev_ctrl_ops *ops,
 	cap = NVMEV_MQES |			/* MQES */
 	      (1ull << 16) |			/* CQR: contiguous queues */
 	      (20ull << 24) |			/* TO: 10 s */
-	      (1ull << 37);			/* CSS: NVM command set */
+	      (1ull << 37) |			/* CSS: NVM command set, */
+	      (1ull << 43);			/* and I/O command sets */
 	nvmev_wr64(bar, NVME_REG_CAP, cap);
 	nvmev_wr32(bar, NVME_REG_VS, NVMEV_VERSION);
 	return 0;

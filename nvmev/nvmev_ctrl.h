@@ -72,7 +72,7 @@ struct nvmev_done {
 	u16 cqid;
 	u16 cid;
 	u16 status;			/* without the phase tag */
-	u32 result;
+	u64 result;			/* dwords 0 and 1 (Zone Append: an LBA) */
 };
 
 struct nvmev_ctrl_stats {
@@ -170,7 +170,7 @@ void nvmev_ctrl_flr(struct nvmev_ctrl *c);
 
 /* Queue the completion of command @cid of SQ @sqid for @due_ns. */
 void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
-			 u32 result, u64 due_ns);
+			 u64 result, u64 due_ns);
 
 /* The queue management commands; each returns an NVMe status. */
 u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req);

@@ -137,6 +137,7 @@ static int nvmev_layout_namespaces(struct nvmev_dev *dev,
 {
 	const struct nvmev_ns_conf *rest = NULL;
 	u64 sized = 0, base = 0, bytes;
+	int ret;
 	u32 i;
 
 	for (i = 0; i < NVMEV_MAX_NS; i++) {
@@ -148,6 +149,11 @@ static int nvmev_layout_namespaces(struct nvmev_dev *dev,
 		if (c->lba_bytes && c->lba_bytes != 512 && c->lba_bytes != 4096) {
 			pr_err("%snamespace %u: lba_bytes=%d must be 512 or 4096 (or 0: the drive's)\n",
 			       dev->tag, i + 1, c->lba_bytes);
+			return -EINVAL;
+		}
+		if (c->zoned != 0 && c->zoned != 1) {
+			pr_err("%snamespace %u: zoned=%d must be 0 or 1\n",
+			       dev->tag, i + 1, c->zoned);
 			return -EINVAL;
 		}
 		if (c->size_mib > cap >> 20) {
@@ -187,6 +193,11 @@ static int nvmev_layout_namespaces(struct nvmev_dev *dev,
 		ns->base = base;
 		ns->nsze = bytes >> ns->lba_shift;
 		base += bytes;
+		ret = c->zoned ? nvmev_zoned_create(dev, i + 1, c) : 0;
+		if (ret) {
+			nvmev_zoned_destroy(dev);
+			return ret;
+		}
 	}
 	return 0;
 }
@@ -375,6 +386,7 @@ err_bar:
 err_claim:
 	nvmev_mem_release(dev);
 err_model:
+	nvmev_zoned_destroy(dev);
 	ftl_destroy(dev->ftl);
 err_free:
 	kfree(dev);
@@ -395,6 +407,7 @@ void nvmev_drive_destroy(struct nvmev_dev *dev)
 	nvmev_host_exit(dev);
 	nvmev_destroy_store(dev);
 	iounmap(dev->bar);
+	nvmev_zoned_destroy(dev);
 	ftl_destroy(dev->ftl);
 	nvmev_mem_release(dev);
 	if (*dev->tag)

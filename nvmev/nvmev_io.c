@@ -173,11 +173,11 @@ u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
 	return nvmev_model_cmd(dev, &req->model, due);
 }
 
-u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
-		const struct nvmev_io_req *req, u64 *due)
+/* A Read's or Write's data moved and timed, counted for its namespace. */
+u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+		  bool write, u64 *due)
 {
 	struct nvmev_ns_stats *st = &dev->ns_stats[req->nsid - 1];
-	bool write = req->opcode == nvme_cmd_write;
 	u64 sectors = req->model.len >> 9;
 	u16 status;
 
@@ -204,6 +204,25 @@ u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
 	if (req->hint_bits_ignored)
 		dev->stats.hint_bits_disabled++;
 	return nvmev_model_cmd(dev, &req->model, due);
+}
+
+/* a zoned namespace's Read or Write keeps its zones' rules */
+u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
+		const struct nvmev_io_req *req, u64 *due)
+{
+	bool zoned = req->ns->csi == NVME_CSI_ZNS;
+	u64 lba = 0;
+	u16 status;
+
+	if (zoned) {
+		status = nvmev_zoned_check(dev, req, &lba);
+		if (status)
+			return status;
+	}
+	status = nvmev_io_data(dev, req, req->opcode == nvme_cmd_write, due);
+	if (!status && zoned)
+		nvmev_zoned_commit(dev, req, lba);
+	return status;
 }
 
 /* ---- deallocation, in slices ---- */
@@ -255,6 +274,25 @@ static bool nvmev_trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 bud
 	return t->off == t->end && t->next == t->nr;
 }
 
+u64 nvmev_io_dealloc(struct nvmev_dev *dev, const struct nvmev_ns *ns,
+		     u64 slba, u64 nlb)
+{
+	struct ftl_cmd c = {
+		.op = FTL_OP_TRIM,
+		.off = ns->base + (slba << ns->lba_shift),
+		.len = nlb << ns->lba_shift,
+	};
+	u64 due = ktime_get_ns(), end = c.off + c.len;
+
+	/* a slice of the namespace, which the model has: it cannot fail */
+	nvmev_model_cmd(dev, &c, &due);
+	while (c.off < end) {
+		nvmev_dealloc_some(dev, &c.off, end, NVMEV_TRIM_SLICE);
+		cond_resched();
+	}
+	return due;
+}
+
 static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
 				u16 status)
 {
@@ -304,10 +342,21 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 		.off = req->model.off,
 		.end = req->model.off + req->model.len,
 	};
+	bool zoned = req->ns->csi == NVME_CSI_ZNS;
+	u64 lba = 0;
+	u16 status;
 
+	/* zoned: a write of zeroes at the write pointer */
+	if (zoned) {
+		status = nvmev_zoned_check(dev, req, &lba);
+		if (status)
+			return status;
+	}
 	t.status = nvmev_model_cmd(dev, &req->model, &t.due_ns);
 	if (t.status)
 		t.end = t.off;
+	else if (zoned)
+		nvmev_zoned_commit(dev, req, lba);
 	nvmev_trim_run(dev, &t);
 	return NVMEV_SC_HELD;
 }

@@ -26,7 +26,7 @@ for app in $("$root/bin/busybox" --list); do
 done
 
 # dynamically linked tools and every library they load
-tools=(fio nvme mke2fs e2fsck filefrag blkdiscard sfdisk "${extra[@]}")
+tools=(fio nvme mke2fs e2fsck filefrag blkdiscard blkzone sfdisk "${extra[@]}")
 for t in "${tools[@]}"; do
 	path=$(command -v "$t") || { echo "build-initramfs: $t not installed" >&2; exit 1; }
 	t=$(basename "$t")

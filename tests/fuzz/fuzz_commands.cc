@@ -15,7 +15,12 @@
 //    decodes to a defined kind, and a valid kind re-encodes to the same;
 //  - the flash model's command entry (ftl_submit) with arbitrary op,
 //    offset, length and hint fields on a small drive: only defined
-//    statuses, and the mapping tables stay consistent.
+//    statuses, and the mapping tables stay consistent;
+//  - the zone state machine (nvmev/nvmev_zns.c) under any sequence of
+//    writes, appends, zone actions and reports with any limits: only the
+//    spec's statuses, a refused command changes nothing, the open and
+//    active counts are the zones' and within the limits, write pointers
+//    within the capacity, reports in order and as filtered.
 // Input: first byte selects the part, the rest are its fields.
 #include <cstdint>
 #include <cstdlib>
@@ -29,6 +34,7 @@ extern "C" {
 #include "nvmev_cmd.h"
 #include "nvmev_hint.h"
 #include "nvmev_prp.h"
+#include "nvmev_zns.h"
 }
 #include "fuzz_input.h"
 #include "model.h"
@@ -179,7 +185,8 @@ nvmev_sqe read_sqe(Input& in) {
 // The namespaces of a real drive (the model's small_config()): one of the
 // whole drive, or its two halves as NSIDs 1 and 3 (2 inactive), each of
 // its own LBA format; or one whose size is anything up to 2^48 LBAs, or
-// an empty one (an inactive NSID 1).
+// an empty one (an inactive NSID 1). With bit 6 the last namespace is
+// zoned, of 1 MiB zones.
 nvmev_ns_view read_ns(Input& in, uint64_t model_bytes) {
   nvmev_ns_view ns{};
   uint8_t f = in.u8();
@@ -199,6 +206,12 @@ nvmev_ns_view read_ns(Input& in, uint64_t model_bytes) {
     ns.ns[2].nsze = half >> ns.ns[2].lba_shift;
   } else {
     ns.ns[0].nsze = model_bytes >> ns.ns[0].lba_shift;
+  }
+  if (f & 64) {
+    nvmev_ns& z = ns.ns[ns.nn - 1];
+    z.csi = NVME_CSI_ZNS;
+    z.zone_shift = 20 - z.lba_shift;
+    z.nsze = z.nsze >> z.zone_shift << z.zone_shift;
   }
   return ns;
 }
@@ -227,10 +240,12 @@ void fuzz_io_parse(Input& in) {
         dnr(NVME_SC_LBA_RANGE), dnr(NVME_SC_INVALID_OPCODE)};
     if (!kStatuses.count(st)) fail("undefined NVM command status");
     if (req.cid != sqe.dw[0] >> 16) fail("command identifier lost");
-    // the Command Effects log lists exactly the commands the parser knows
-    if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_io_effects(req.opcode))
+    // the Command Effects log of the namespace's command set lists
+    // exactly the commands the parser takes for it
+    const u8 csi = req.ns ? req.ns->csi : NVME_CSI_NVM;
+    if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_io_effects(req.opcode, csi))
       fail("refused an I/O opcode the effects log lists");
-    if (st == NVME_SC_SUCCESS && !(nvmev_io_effects(req.opcode) & NVME_CMD_EFFECTS_CSUPP))
+    if (st == NVME_SC_SUCCESS && !(nvmev_io_effects(req.opcode, csi) & NVME_CMD_EFFECTS_CSUPP))
       fail("accepted an I/O opcode the effects log does not list");
     if (st) continue;
     // an active namespace of the view, or a Flush of all of them
@@ -256,6 +271,26 @@ void fuzz_io_parse(Input& in) {
       case nvme_cmd_flush:
         if (c.op != FTL_OP_FLUSH || c.len) fail("flush with a range");
         break;
+      case nvme_cmd_zone_append:
+        if (req.ns->csi != NVME_CSI_ZNS) fail("a zoned command on a namespace that is not");
+        if (!within(*req.ns, c.off, c.len) || c.len > NVMEV_MAX_XFER) fail("accepted an append out of bounds");
+        if ((c.off - req.ns->base) >> req.ns->lba_shift & ((1ull << req.ns->zone_shift) - 1))
+          fail("accepted an append not at a zone's start");
+        continue;  // the model sees the write at the zone's pointer
+      case nvme_cmd_zone_mgmt_send:
+      case nvme_cmd_zone_mgmt_recv:
+        if (req.ns->csi != NVME_CSI_ZNS) fail("a zoned command on a namespace that is not");
+        if (req.opcode == nvme_cmd_zone_mgmt_send &&
+            (req.zsa < NVME_ZONE_CLOSE || req.zsa > NVME_ZONE_OFFLINE))
+          fail("accepted an unknown zone action");
+        if ((req.opcode == nvme_cmd_zone_mgmt_recv || !req.zone_all) &&
+            (req.slba >= req.ns->nsze ||
+             (req.opcode == nvme_cmd_zone_mgmt_send &&
+              (req.slba & ((1ull << req.ns->zone_shift) - 1)))))
+          fail("accepted a zone that is not one");
+        if (req.opcode == nvme_cmd_zone_mgmt_recv && (req.xfer > NVMEV_MAX_XFER || req.zrasf > 7))
+          fail("accepted an impossible report");
+        continue;
       case nvme_cmd_dsm: {
         if (req.nr_ranges > 256) fail("more than 256 DSM ranges");
         std::vector<uint8_t> ranges(req.nr_ranges * NVMEV_DSM_RANGE_BYTES);
@@ -374,9 +409,147 @@ void fuzz_admin_parse(Input& in) {
 
 }  // namespace
 
+// ---- zones ----
+
+// The zones' own account: counts match the states, limits hold, every
+// pointer lies within the capacity and says what its state says.
+void zns_consistent(const nvmev_zns& z) {
+  uint32_t open = 0, active = 0;
+  for (uint32_t i = 0; i < z.nr_zones; i++) {
+    const nvmev_zone& zn = z.zones[i];
+    switch (zn.state) {
+      case NVMEV_ZS_IMP_OPEN:
+      case NVMEV_ZS_EXP_OPEN: open++; active++; break;
+      case NVMEV_ZS_CLOSED: active++; break;
+      case NVMEV_ZS_EMPTY: if (zn.wp) fail("an empty zone with data"); break;
+      case NVMEV_ZS_FULL: if (zn.wp != z.zcap) fail("a full zone not at its capacity"); break;
+      case NVMEV_ZS_READ_ONLY: case NVMEV_ZS_OFFLINE: break;
+      default: fail("a zone in no state");
+    }
+    if (zn.wp > z.zcap) fail("a write pointer past the capacity");
+  }
+  if (open != z.nr_open || active != z.nr_active) fail("zone counts wrong");
+  if ((z.max_open && open > z.max_open) || (z.max_active && active > z.max_active))
+    fail("zone limits exceeded");
+}
+
+struct ZnsSnapshot {
+  std::vector<nvmev_zone> zones;
+  uint32_t open, active;
+  explicit ZnsSnapshot(const nvmev_zns& z)
+      : zones(z.zones, z.zones + z.nr_zones), open(z.nr_open), active(z.nr_active) {}
+  bool same(const nvmev_zns& z) const {
+    for (uint32_t i = 0; i < z.nr_zones; i++)
+      if (zones[i].wp != z.zones[i].wp || zones[i].state != z.zones[i].state) return false;
+    return open == z.nr_open && active == z.nr_active;
+  }
+};
+
+struct Resets {
+  const nvmev_zns* z;
+  std::vector<uint32_t> zones;
+};
+
+void zns_reset_cb(void* ctx, u64 zslba, u64 nlb) {
+  auto* r = static_cast<Resets*>(ctx);
+  if (zslba & (nlb - 1) || nlb != 1ull << r->z->zone_shift) fail("reset of no zone");
+  r->zones.push_back(static_cast<uint32_t>(zslba >> r->z->zone_shift));
+}
+
+void fuzz_zns(Input& in) {
+  nvmev_zns z{};
+  std::vector<nvmev_zone> zones(1 + in.u8() % 16);
+  z.zones = zones.data();
+  z.nr_zones = static_cast<uint32_t>(zones.size());
+  z.zone_shift = 3 + in.u8() % 8;
+  const uint64_t zsze = 1ull << z.zone_shift, nsze = z.nr_zones * zsze;
+  z.zcap = 1 + in.u64() % zsze;
+  z.max_active = in.u8() % 6;
+  z.max_open = in.u8() % 5;
+  if (z.max_active && z.max_open > z.max_active) z.max_open = z.max_active;
+  nvmev_zns_init(&z);
+  // a zone may be read-only (media the controller took out of service)
+  if (in.u8() & 1) zones[in.u8() % z.nr_zones].state = NVMEV_ZS_READ_ONLY;
+  static const std::set<u16> kStatuses = {
+      NVME_SC_SUCCESS, dnr(NVME_SC_INVALID_FIELD), dnr(NVME_SC_ZONE_BOUNDARY_ERROR),
+      dnr(NVME_SC_ZONE_FULL), dnr(NVME_SC_ZONE_READ_ONLY), dnr(NVME_SC_ZONE_OFFLINE),
+      dnr(NVME_SC_ZONE_INVALID_WRITE), dnr(NVME_SC_ZONE_TOO_MANY_ACTIVE),
+      dnr(NVME_SC_ZONE_TOO_MANY_OPEN), dnr(NVME_SC_ZONE_INVALID_TRANSITION)};
+  for (int i = 0; i < 64 && !in.empty(); i++) {
+    const uint8_t op = in.u8();
+    const uint32_t zi = in.u8() % z.nr_zones;
+    const uint64_t zslba = static_cast<uint64_t>(zi) << z.zone_shift;
+    ZnsSnapshot before(z);
+    u16 st;
+    switch (op % 4) {
+      case 0:    // a Write, often at the pointer
+      case 1: {  // a Zone Append
+        const bool append = op % 4 == 1;
+        uint64_t slba = append ? zslba : (op & 16) ? in.u64() % nsze : zslba + zones[zi].wp;
+        if (slba >= nsze) slba = zslba;
+        const uint64_t nlb = 1 + in.u64() % std::min<uint64_t>(zsze, nsze - slba);
+        u64 lba = ~0ull;
+        st = nvmev_zns_write_check(&z, slba, nlb, append, &lba);
+        if (!kStatuses.count(st)) fail("undefined zone write status");
+        if (!before.same(z)) fail("a write check changed a zone");
+        if (st) break;
+        const nvmev_zone& zn = zones[slba >> z.zone_shift];
+        if (lba != (slba & ~(zsze - 1)) + zn.wp || (!append && lba != slba))
+          fail("a write placed off the pointer");
+        if (zn.wp + nlb > z.zcap) fail("a write past the capacity accepted");
+        const uint64_t wp = zn.wp;
+        nvmev_zns_write_commit(&z, lba, nlb);
+        if (zn.wp != (wp + nlb == z.zcap ? z.zcap : wp + nlb)) fail("the pointer did not move");
+        if (zn.state != (zn.wp == z.zcap ? NVMEV_ZS_FULL : zn.state) ||
+            (zn.wp < z.zcap && zn.state != NVMEV_ZS_IMP_OPEN && zn.state != NVMEV_ZS_EXP_OPEN))
+          fail("a written zone neither open nor full");
+        break;
+      }
+      case 2: {  // a zone action, on one zone or all
+        Resets r{&z, {}};
+        const uint8_t zsa = in.u8() % 7;
+        st = nvmev_zns_manage(&z, zsa, zslba, op & 32, zns_reset_cb, &r);
+        if (!kStatuses.count(st)) fail("undefined zone action status");
+        if (st && (!before.same(z) || !r.zones.empty())) fail("a refused action changed a zone");
+        for (uint32_t reset : r.zones)
+          if (zones[reset].state != NVMEV_ZS_EMPTY || before.zones[reset].state == NVMEV_ZS_EMPTY)
+            fail("a reset that did not empty a zone, or of an empty one");
+        break;
+      }
+      default: {  // a report
+        const uint8_t filter = in.u8() % 9;
+        const uint64_t len = in.u64() % (NVMEV_ZONE_DESC_BYTES * (z.nr_zones + 2) + 1);
+        std::vector<uint8_t> buf(len + 8);
+        nvmev_zns_report(&z, zslba + in.u64() % zsze, filter, op & 64, buf.data(), len);
+        if (!before.same(z)) fail("a report changed a zone");
+        uint64_t n = 0, prev = 0;
+        if (len >= 8) std::memcpy(&n, buf.data(), 8);
+        for (uint64_t k = 0; k < n && (k + 2) * NVMEV_ZONE_DESC_BYTES <= len; k++) {
+          const uint8_t* d = buf.data() + (k + 1) * NVMEV_ZONE_DESC_BYTES;
+          uint64_t start;
+          std::memcpy(&start, d + 16, 8);
+          if (start % zsze || start < zslba || (k && start <= prev) || start >= nsze)
+            fail("a report out of order");
+          // ZRASF 1-7: empty, opened (implicitly, explicitly), closed,
+          // full, read only, offline
+          static const uint8_t kFiltered[] = {0, 0x1, 0x2, 0x3, 0x4, 0xe, 0xd, 0xf};
+          const uint8_t state = zones[start >> z.zone_shift].state;
+          if (d[1] >> 4 != state || (filter && state != kFiltered[filter]))
+            fail("a report of the wrong state");
+          prev = start;
+        }
+        if (filter == 8 && n) fail("a report of a filter that does not exist");
+        st = NVME_SC_SUCCESS;
+        break;
+      }
+    }
+    zns_consistent(z);
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
-  switch (in.u8() % 5) {
+  switch (in.u8() % 6) {
     case 0:
       fuzz_prp(in);
       break;
@@ -388,6 +561,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case 3:
       fuzz_io_parse(in);
+      break;
+    case 5:
+      fuzz_zns(in);
       break;
     default:
       fuzz_admin_parse(in);

@@ -119,7 +119,8 @@ void op_admin(void*, const nvmev_sqe* sqe) {
   nvmev_admin_req req;
   nvmev_ns_view ns{};
   ns.nn = 1;
-  ns.ns[0] = {1 << 20, 0, 9};
+  ns.ns[0].nsze = 1 << 20;
+  ns.ns[0].lba_shift = 9;
   u16 status = nvmev_admin_parse(&ns, sqe, &req);
   u32 result = 0;
   if (!status) {

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Zoned Namespace command set (NVMe ZNS 1.1) of a zoned namespace:
+ * Zone Append, Zone Management Send and Receive, and the zone rules of
+ * Read, Write and Write Zeroes. The zones' states and limits are
+ * nvmev_zns.c's; this file moves the data and asks the flash model for
+ * the time, as nvmev_io.c does: a zone's LBAs are the namespace's slice
+ * of the drive's flash, and a reset deallocates them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "nvmev.h"
+
+static u64 nvmev_slba(const struct nvmev_io_req *req)
+{
+	return (req->model.off - req->ns->base) >> req->ns->lba_shift;
+}
+
+static u64 nvmev_nlb(const struct nvmev_io_req *req)
+{
+	return req->model.len >> req->ns->lba_shift;
+}
+
+u16 nvmev_zoned_check(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+		      u64 *lba)
+{
+	struct nvmev_zns *z = dev->zns[req->nsid - 1];
+
+	if (req->opcode == nvme_cmd_read)
+		return nvmev_zns_read_check(z, nvmev_slba(req), nvmev_nlb(req));
+	return nvmev_zns_write_check(z, nvmev_slba(req), nvmev_nlb(req),
+				     req->opcode == nvme_cmd_zone_append, lba);
+}
+
+void nvmev_zoned_commit(struct nvmev_dev *dev, const struct nvmev_io_req *req,
+			u64 lba)
+{
+	if (req->opcode != nvme_cmd_read)
+		nvmev_zns_write_commit(dev->zns[req->nsid - 1], lba,
+				       nvmev_nlb(req));
+}
+
+/*
+ * Zone Append: a Write at the zone's write pointer, whose LBA the
+ * completion's dwords 0-1 carry. Completed here, for that result.
+ */
+u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
+		      const struct nvmev_io_req *req, u64 *due)
+{
+	struct nvmev_io_req w = *req;
+	u64 lba;
+	u16 status;
+
+	status = nvmev_zoned_check(dev, req, &lba);
+	if (status)
+		return status;
+	w.model.off = req->ns->base + (lba << req->ns->lba_shift);
+	status = nvmev_io_data(dev, &w, true, due);
+	if (status)
+		return status;
+	nvmev_zoned_commit(dev, req, lba);
+	nvmev_ctrl_complete(&dev->ctrl, sqid, req->cid, NVME_SC_SUCCESS, lba,
+			    *due);
+	return NVMEV_SC_HELD;
+}
+
+struct nvmev_reset_ctx {
+	struct nvmev_dev *dev;
+	const struct nvmev_ns *ns;
+	u64 due;
+};
+
+/* a zone reset: its LBAs deallocated, timed as a deallocation */
+static void nvmev_zone_reset(void *arg, u64 zslba, u64 nlb)
+{
+	struct nvmev_reset_ctx *ctx = arg;
+
+	ctx->due = max(ctx->due, nvmev_io_dealloc(ctx->dev, ctx->ns, zslba, nlb));
+}
+
+u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
+			 const struct nvmev_io_req *req, u64 *due)
+{
+	struct nvmev_reset_ctx ctx = { dev, req->ns, ktime_get_ns() };
+	u16 status;
+
+	status = nvmev_zns_manage(dev->zns[req->nsid - 1], req->zsa, req->slba,
+				  req->zone_all, nvmev_zone_reset, &ctx);
+	*due = ctx.due;
+	return status;
+}
+
+u16 nvmev_zone_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
+			 const struct nvmev_io_req *req, u64 *due)
+{
+	u8 *buf = kvzalloc(req->xfer, GFP_KERNEL);
+	u16 status;
+
+	if (!buf)
+		return NVME_SC_INTERNAL;
+	nvmev_zns_report(dev->zns[req->nsid - 1], req->slba, req->zrasf,
+			 req->partial, buf, req->xfer);
+	status = nvmev_prp_copy(dev, req->prp1, req->prp2, buf, req->xfer, true);
+	kvfree(buf);
+	return status;
+}
+
+/*
+ * The zones of namespace @nsid (laid out: nvmev_drive.c), as @conf sets
+ * them: its size is whole zones of zone_mib, each writable for
+ * zone_cap_mib (0: all of it), with the open and active limits.
+ */
+int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
+		       const struct nvmev_ns_conf *conf)
+{
+	struct nvmev_ns *ns = &dev->ns.ns[nsid - 1];
+	u64 zone_mib = conf->zone_mib ?: NVMEV_ZONE_MIB;
+	u64 cap_mib = conf->zone_cap_mib ?: zone_mib;
+	u64 ns_mib = (ns->nsze << ns->lba_shift) >> 20;
+	struct nvmev_zns *z;
+
+	if (!is_power_of_2(zone_mib) || zone_mib > ns_mib) {
+		pr_err("%snamespace %u: zone_mib=%llu must be a power of two, at most the namespace's %llu MiB\n",
+		       dev->tag, nsid, zone_mib, ns_mib);
+		return -EINVAL;
+	}
+	if (cap_mib > zone_mib) {
+		pr_err("%snamespace %u: zone_cap_mib=%llu is more than zone_mib=%llu\n",
+		       dev->tag, nsid, cap_mib, zone_mib);
+		return -EINVAL;
+	}
+	if (conf->max_open < 0 || conf->max_active < 0 ||
+	    (conf->max_active && conf->max_open > conf->max_active)) {
+		pr_err("%snamespace %u: max_open=%d and max_active=%d: neither negative, open at most active (0: no limit)\n",
+		       dev->tag, nsid, conf->max_open, conf->max_active);
+		return -EINVAL;
+	}
+	z = kzalloc(sizeof(*z), GFP_KERNEL);
+	if (!z)
+		return -ENOMEM;
+	z->zone_shift = ilog2(zone_mib << 20 >> ns->lba_shift);
+	z->nr_zones = ns_mib / zone_mib;
+	z->zcap = cap_mib << 20 >> ns->lba_shift;
+	z->max_open = conf->max_open;
+	z->max_active = conf->max_active;
+	z->zones = kvcalloc(z->nr_zones, sizeof(*z->zones), GFP_KERNEL);
+	if (!z->zones) {
+		kfree(z);
+		return -ENOMEM;
+	}
+	nvmev_zns_init(z);
+	/* whole zones: a tail smaller than a zone is not the namespace's */
+	ns->nsze = (u64)z->nr_zones << z->zone_shift;
+	ns->zone_shift = z->zone_shift;
+	ns->csi = NVME_CSI_ZNS;
+	dev->zns[nsid - 1] = z;
+	return 0;
+}
+
+void nvmev_zoned_destroy(struct nvmev_dev *dev)
+{
+	u32 i;
+
+	for (i = 0; i < NVMEV_MAX_NS; i++) {
+		if (!dev->zns[i])
+			continue;
+		kvfree(dev->zns[i]->zones);
+		kfree(dev->zns[i]);
+		dev->zns[i] = NULL;
+	}
+}
