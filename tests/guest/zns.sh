@@ -1,0 +1,131 @@
+#!/bin/sh
+# Guest tests of zoned namespaces (busybox sh, sourced by tests.sh; uses
+# drives.sh's helpers): a configfs drive with a conventional namespace
+# and a zoned one, which Linux's zoned block stack takes as a host-managed
+# disk. The debug and patched kernels have no CONFIG_BLK_DEV_ZONED.
+
+# zns_drive: drive "z", namespace 1 conventional (64 MiB), namespace 2
+# zoned (the other 192 MiB: 24 zones of 8 MiB, 6 MiB writable, at most
+# 2 open and 3 active); sets ZC (its controller) and Z1, Z2 (the disks)
+zns_drive() {
+	mount_configfs
+	drive_mk z capacity_mib=256 channels=2 dies_per_channel=2 || return 1
+	mkdir "$CFS/z/namespaces/1" "$CFS/z/namespaces/2" || return 1
+	echo 64 >"$CFS/z/namespaces/1/size_mib"
+	for kv in zoned=1 zone_mib=8 zone_cap_mib=6 max_open=2 max_active=3; do
+		echo "${kv#*=}" >"$CFS/z/namespaces/2/${kv%%=*}" || return 1
+	done
+	echo 1 >"$CFS/z/power" || return 1
+	Z1=$(drive_disk z 1) && Z2=$(drive_disk z 2) && ZC=$(drive_ctrl z)
+}
+
+# zone_field ZONE FIELD: a field of `blkzone report`'s line for the zone
+# (8 MiB zones: 16384 sectors), e.g. wptr, zcond
+zone_field() {
+	blkzone report -o $(($1 * 16384)) -c 1 "$Z2" |
+		sed -n "s/.* $2[: ]*\([^ ,]*\).*/\1/p"
+}
+
+# zns_write STATUS SLBA NLB: a Write of NLB 512-byte LBAs at SLBA of the
+# zoned namespace through io-passthru, ending with STATUS (hex, 0: ok)
+zns_write() {
+	head -c $(($3 * 512)) /dev/urandom >/tmp/zw
+	nvme io-passthru "$Z2" --opcode=0x01 --namespace-id=2 --cdw10="$2" --cdw12=$(($3 - 1)) \
+		--data-len=$(($3 * 512)) --write --input-file=/tmp/zw >/tmp/pt.out 2>&1
+	[ "$1" = 0 ] && ! grep -q "NVMe status" /tmp/pt.out && return 0
+	status_is /tmp/pt.out "$1"
+}
+
+# zns_send STATUS ZSLBA ACTION [ALL]: Zone Management Send, ending with STATUS
+zns_send() {
+	nvme io-passthru "$Z2" --opcode=0x79 --namespace-id=2 --cdw10="$2" \
+		--cdw13=$(($3 | ${4:-0} << 8)) >/tmp/pt.out 2>&1
+	[ "$1" = 0 ] && ! grep -q "NVMe status" /tmp/pt.out && return 0
+	status_is /tmp/pt.out "$1"
+}
+
+# The zone model as Linux sees it and as the spec says: the namespace a
+# host-managed zoned disk of 24 zones, zone capacity below zone size;
+# blkzone's open, close, finish and reset move zones through their states;
+# writes only at the write pointer, within the capacity, into a zone that
+# is not full; Zone Append returns the LBA it wrote; the open and active
+# limits refuse with their statuses; a reset zone reads zeroes. Each
+# refusal with the ZNS status the spec gives it.
+# tiers: stock
+test_zns_states() {
+	check "insmod" load_nvmev || return 1
+	check "a drive with a zoned namespace" zns_drive || { drives_clean; return 1; }
+	q=/sys/block/${Z2#/dev/}/queue
+	echo "zns_states: $ZC has $Z1 (conventional) and $Z2 ($(cat "$q/zoned"), $(cat "$q/nr_zones") zones)"
+	check "host-managed" [ "$(cat "$q/zoned")" = host-managed ]
+	check "24 zones" [ "$(cat "$q/nr_zones")" = 24 ]
+	check "8 MiB zones" [ "$(cat "$q/chunk_sectors")" = 16384 ]
+	check "limits 2 open, 3 active" [ "$(cat "$q/max_open_zones"):$(cat "$q/max_active_zones")" = 2:3 ]
+	check "the conventional one is not zoned" [ "$(cat "/sys/block/${Z1#/dev/}/queue/zoned")" = none ]
+	check "zone 0 empty" [ "$(zone_field 0 zcond)" = "1(em)" ]
+	check "capacity 6 MiB" [ "$(zone_field 0 cap)" = 0x003000 ]
+	# writes: at the pointer, which moves; the zone opens implicitly
+	check "write at the pointer" zns_write 0 0 8
+	check "pointer moved" [ "$(zone_field 0 wptr)" = 0x000008 ]
+	check "implicitly open" [ "$(zone_field 0 zcond)" = "2(oi)" ]
+	check "not at the pointer" zns_write 0x41bc 100 8
+	# Zone Append: the LBA it wrote, the pointer's
+	head -c 4096 /dev/urandom >/tmp/za
+	nvme zns zone-append "$Z2" --namespace-id=2 --zslba=0 --data-size=4096 --data=/tmp/za \
+		>/tmp/za.out 2>&1
+	check "append wrote at LBA 8" grep -q "LBA 8\$" /tmp/za.out || cat /tmp/za.out
+	check "append's data there" sh -c "dd if=$Z2 bs=512 skip=8 count=8 iflag=direct 2>/dev/null | cmp - /tmp/za"
+	check "append not at a zone start" sh -c "nvme io-passthru $Z2 --opcode=0x7d --namespace-id=2 \
+		--cdw10=8 --cdw12=7 --data-len=4096 --write --input-file=/tmp/za >/tmp/pt.out 2>&1;
+		grep -qi '(0x4002)' /tmp/pt.out"
+	# capacity and full zones
+	check "zone 1: up to 4 KiB short of its capacity" \
+		dd if=/dev/urandom of="$Z2" bs=4k seek=$((16384 / 8)) count=$((12288 / 8 - 1)) oflag=direct
+	check "across the capacity" zns_write 0x41b8 $((16384 + 12288 - 8)) 16
+	check "filling it" zns_write 0 $((16384 + 12288 - 8)) 8
+	check "full" [ "$(zone_field 1 zcond)" = "14(fu)" ]
+	check "a full zone refuses" zns_write 0x41b9 $((16384 + 12288)) 8
+	# limits: zone 0 implicitly open; explicit opens of 2 and 3 close it
+	check "open zone 2" blkzone open -o $((2 * 16384)) -c 1 "$Z2"
+	check "open zone 3" blkzone open -o $((3 * 16384)) -c 1 "$Z2"
+	check "zone 2 explicitly open" [ "$(zone_field 2 zcond)" = "3(oe)" ]
+	check "zone 0 implicitly closed" [ "$(zone_field 0 zcond)" = "4(cl)" ]
+	check "a third open" zns_send 0x41be 0 3
+	check "a write to a closed zone, both open explicitly" zns_write 0x41be 16 8
+	check "close zone 3" blkzone close -o $((3 * 16384)) -c 1 "$Z2"
+	check "a fourth active" zns_write 0x41bd $((4 * 16384)) 8
+	check "close of an empty zone" zns_send 0x41bf $((5 * 16384)) 1
+	check "an unknown action" zns_send 0x4002 0 7
+	check "finish zone 3" blkzone finish -o $((3 * 16384)) -c 1 "$Z2"
+	check "zone 3 full" [ "$(zone_field 3 zcond)" = "14(fu)" ]
+	check "now the write goes in" zns_write 0 $((4 * 16384)) 8
+	# reset: empty, reads zeroes
+	check "reset zone 0" blkzone reset -o 0 -c 1 "$Z2"
+	check "zone 0 empty again" [ "$(zone_field 0 zcond):$(zone_field 0 wptr)" = "1(em):0x000000" ]
+	head -c 16384 /dev/zero >/tmp/z16
+	check "reads zeroes" sh -c "dd if=$Z2 bs=4k count=4 iflag=direct 2>/dev/null | cmp - /tmp/z16"
+	check "reset all" blkzone reset "$Z2"
+	check "every zone empty" [ "$(blkzone report "$Z2" | grep -c '1(em)')" = 24 ]
+	check "the conventional namespace works" fio_verify "$Z1" 16M
+	drives_clean
+	check "rmmod" unload_nvmev
+}
+
+# Linux's zoned stack on it: fio's zoned mode writes and crc-verifies
+# 8 zones (two open at a time, within each zone's capacity) while the
+# conventional namespace of the same drive is verified too.
+# tiers: stock
+test_zns_fio() {
+	check "insmod" load_nvmev || return 1
+	check "a drive with a zoned namespace" zns_drive || { drives_clean; return 1; }
+	echo mq-deadline >"/sys/block/${Z2#/dev/}/queue/scheduler" 2>/dev/null
+	fio_verify "$Z1" 32M >/tmp/fio.z1 2>&1 &
+	f1=$!
+	check "fio zbd verify" fio --name=zbd --filename="$Z2" --direct=1 --zonemode=zbd \
+		--max_open_zones=2 --rw=write --bs=64k --size=64M --ioengine=libaio --iodepth=4 \
+		--verify=crc32c --verify_fatal=1 --do_verify=1 --eta=never
+	check "fio verify on the conventional one, meanwhile" wait $f1 || tail -5 /tmp/fio.z1
+	check "zones written" [ "$(blkzone report "$Z2" | grep -vc '1(em)')" -ge 1 ]
+	drives_clean
+	check "rmmod" unload_nvmev
+}
