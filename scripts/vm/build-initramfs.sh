@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build a guest initramfs from Debian packages: busybox as the shell, the
-# test tools with their libraries, the stock kernel's nvme/ext4 (and
+# test tools with their libraries, the stock kernel's nvme/ext4/f2fs (and
 # NVMe/TCP host and target, and a virtio NIC's) modules in dependency
 # order, nvmev.ko and the guest tests.
 # Usage: build-initramfs.sh KVER NVMEV_KO OUT.cpio.gz [EXTRA_BINARY...]
@@ -26,7 +26,7 @@ for app in $("$root/bin/busybox" --list); do
 done
 
 # dynamically linked tools and every library they load
-tools=(fio nvme mke2fs e2fsck filefrag blkdiscard blkzone sfdisk "${extra[@]}")
+tools=(fio nvme mke2fs e2fsck filefrag blkdiscard blkzone sfdisk mkfs.f2fs fsck.f2fs "${extra[@]}")
 for t in "${tools[@]}"; do
 	path=$(command -v "$t") || { echo "build-initramfs: $t not installed" >&2; exit 1; }
 	t=$(basename "$t")
@@ -59,7 +59,8 @@ add_module() {
 	done
 	order+=("$m")
 }
-for m in configfs nvme ext4 crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp virtio_pci virtio_net; do
+for m in configfs nvme ext4 f2fs crc32_generic crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp \
+	virtio_pci virtio_net; do
 	modinfo -k "$kver" -n "$m" >/dev/null 2>&1 && add_module "$m"
 done
 : >"$root/modules/order"
