@@ -161,3 +161,43 @@ test_zns_f2fs() {
 	drives_clean
 	check "rmmod" unload_nvmev
 }
+
+# A zoned namespace's values that cannot be: each refused at power-on
+# with EINVAL and one line, nothing made, and the drive powers on once
+# they are mended; a zoned command on the conventional namespace is
+# Invalid Command Opcode.
+# tiers: stock
+test_zns_bad_input() {
+	check "insmod" load_nvmev || return 1
+	mount_configfs
+	check "mkdir" drive_mk zb capacity_mib=128 || return 1
+	n=$CFS/zb/namespaces
+	mkdir "$n/1" "$n/2" && echo 32 >"$n/1/size_mib" && echo 1 >"$n/2/zoned"
+	for bad in "zoned=2:zoned=2 must be 0 or 1" \
+		"zone_mib=3:zone_mib=3 must be a power of two" \
+		"zone_mib=128:zone_mib=128 must be a power of two, at most the namespace.s 96 MiB" \
+		"zone_cap_mib=32:zone_cap_mib=32 is more than zone_mib=16" \
+		"max_open=4:max_open=4 and max_active=2" \
+		"max_open=-1:max_open=-1 and max_active=0"; do
+		kv=${bad%%:*} msg=${bad#*:}
+		[ "${kv%%=*}" = max_open ] && [ "${kv#*=}" = 4 ] && echo 2 >"$n/2/max_active"
+		echo "${kv#*=}" >"$n/2/${kv%%=*}"
+		dmesg -c >/dev/null
+		check "$kv refused" fails_with "Invalid argument" sh -c "echo 1 >$CFS/zb/power"
+		check "$kv logged" sh -c "dmesg | grep -q 'drive zb: namespace 2: $msg'"
+		check "$kv: nothing made" sh -c "[ \$(cat $CFS/zb/power) = 0 ] && ! [ -d /sys/kernel/debug/nvmev-zb ]"
+		echo 0 >"$n/2/max_active"
+		case ${kv%%=*} in
+		zoned) echo 1 >"$n/2/zoned" ;;
+		zone_mib) echo 0 >"$n/2/zone_mib" ;;
+		*) echo 0 >"$n/2/${kv%%=*}" ;;
+		esac
+	done
+	check "power on mended" sh -c "echo 1 >$CFS/zb/power" || { drives_clean; return 1; }
+	d1=$(drive_disk zb 1)
+	check "a zone action on the conventional namespace" sh -c "nvme io-passthru $d1 --opcode=0x79 \
+		--namespace-id=1 --cdw13=4 >/tmp/pt.out 2>&1; grep -qi '(0x4001)' /tmp/pt.out"
+	check "96 MiB of 16 MiB zones" [ "$(cat "/sys/block/$(basename "$(drive_disk zb 2)")/queue/nr_zones")" = 6 ]
+	drives_clean
+	check "rmmod" unload_nvmev
+}
