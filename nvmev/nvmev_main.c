@@ -57,20 +57,26 @@ MODULE_PARM_DESC(default_drive, "create the drive the other parameters describe 
 
 static struct nvmev_dev *nvmev;
 
+/*
+ * The load's drive: static because the namespace table makes it too big
+ * for a stack frame (kernels built with FRAME_WARN=1024 refuse it).
+ */
+static struct nvmev_drive_conf nvmev_conf __initdata = {
+	.name = KBUILD_MODNAME,
+	.tag = "",
+};
+
 static int __init nvmev_init(void)
 {
-	struct nvmev_drive_conf conf = {
-		.name = KBUILD_MODNAME,
-		.tag = "",
-		.cfg = nvmev_cfg,
-		.params = nvmev_params,
-		.memmap_start = memmap_start,
-		.memmap_size = memmap_size,
-	};
+	struct nvmev_drive_conf *conf = &nvmev_conf;
 	int ret;
 
+	conf->cfg = nvmev_cfg;
+	conf->params = nvmev_params;
+	conf->memmap_start = memmap_start;
+	conf->memmap_size = memmap_size;
 	if (default_drive) {
-		ret = nvmev_drive_create(&conf, &nvmev);
+		ret = nvmev_drive_create(conf, &nvmev);
 		if (ret)
 			return ret;
 	}
