@@ -371,8 +371,11 @@ void fuzz_admin_parse(Input& in) {
     case nvme_admin_identify:
       if (req.cns > NVME_ID_CNS_CS_CTRL || req.cns == 4) fail("accepted an unknown CNS");
       if ((req.cns == NVME_ID_CNS_CS_NS || req.cns == NVME_ID_CNS_CS_CTRL) &&
-          req.cdw11 >> 24 != NVME_CSI_NVM)
-        fail("accepted an I/O command set other than NVM");
+          req.cdw11 >> 24 != NVME_CSI_NVM && req.cdw11 >> 24 != NVME_CSI_ZNS)
+        fail("accepted an I/O command set other than NVM and zoned");
+      if (req.cns == NVME_ID_CNS_CS_NS && req.cdw11 >> 24 == NVME_CSI_ZNS &&
+          nvmev_ns_get(&ns, req.nsid) && nvmev_ns_get(&ns, req.nsid)->csi != NVME_CSI_ZNS)
+        fail("accepted the zoned structure of a namespace that is not zoned");
       // a namespace's data: an NSID up to NN (an inactive one reads as
       // zeroes), but only an active one has identifiers to list
       if (req.cns != NVME_ID_CNS_CTRL && req.cns != NVME_ID_CNS_NS_ACTIVE_LIST &&
