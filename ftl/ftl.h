@@ -186,6 +186,42 @@ u64 ftl_mapped_run(const struct ftl *ftl, u64 first, u64 n, bool *mapped);
 u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block);
 
 /*
+ * Zones on flash (ftl_zone.c): @nr_zones zones of @zone_bytes from byte
+ * @off, each writable for its first @cap_bytes, each over @width dies.
+ * Writes into the region follow each zone's write pointer onto blocks
+ * the zone owns; GC never moves them. The transport keeps the zone rules
+ * (writes only at the pointer): the model places what it is given, and
+ * refuses (FTL_ERR_INVALID) a write below what a zone already placed,
+ * since flash is written once between erases. Only on a region that
+ * holds no data yet. Returns 0, or -EINVAL/-ENOMEM with @err set.
+ */
+int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
+		  u32 nr_zones, u32 width, char *err, size_t errlen);
+/*
+ * Reset the zone starting at byte @off: its units deallocated, its blocks
+ * erased (complete in *@done once the erases are) and freed.
+ */
+int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done);
+/* Finish it: incomplete program units are programmed, padded. */
+int ftl_zone_finish(struct ftl *ftl, u64 off, u64 now, u64 *done);
+
+struct ftl_zone_stats {
+	u64 host_write_units;
+	u64 nand_write_units;	/* program units programmed x their units */
+	u64 pad_units;		/* of those, padding (finish, holes) */
+	u64 resets;
+	u64 finishes;
+	u64 erases;
+	u64 blocks;		/* gauge: erase blocks the zone holds */
+	u32 first_die;		/* the zone's dies: first_die.. (mod dies) */
+	u32 width;
+};
+
+/* Statistics of the zone starting at byte @off; FTL_ERR_* if none. */
+int ftl_zone_stats_get(const struct ftl *ftl, u64 off,
+		       struct ftl_zone_stats *st);
+
+/*
  * Full consistency check: L2P and P2L agree, valid counts match, free
  * blocks are empty, counters add up. O(capacity). Returns 0 or -EIO with
  * a description of the first inconsistency in @err.

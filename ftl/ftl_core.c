@@ -95,6 +95,7 @@ void ftl_destroy(struct ftl *ftl)
 {
 	if (!ftl)
 		return;
+	ftl_zoned_free(ftl);
 	ftl_timing_free(ftl);
 	ftl_free(ftl->dies);
 	ftl_free(ftl->blocks);
@@ -111,18 +112,6 @@ const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl)
 u64 ftl_capacity_bytes(const struct ftl *ftl)
 {
 	return ftl->geo.logical_units << FTL_MAP_SHIFT;
-}
-
-static bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa)
-{
-	const struct ftl_geometry *g = &ftl->geo;
-	u32 die = ftl_die_of(ftl, ppa);
-	const struct ftl_die *d = &ftl->dies[die];
-	u32 in_die = ppa - die * (u32)g->units_per_die;
-	u32 blk = in_die / g->units_per_block;
-	u32 off = in_die % g->units_per_block;
-
-	return blk == d->open_blk && off >= d->wp - d->wp % g->pu_units;
 }
 
 /*
@@ -211,10 +200,13 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	u64 t = now + g->t_fw_write + g->t_fw_write_4k * n;
+	struct ftl_zoned *zr = ftl_zoned_find(ftl, first);
 	struct ftl_place_cmd pc;
 	int status = FTL_OK;
 	u64 i;
 
+	if (zr)
+		return ftl_zone_write(ftl, zr, cmd, first, n, t, done);
 	ftl_place_begin(ftl, cmd, first, n, &pc);
 	for (i = 0; i < n; i++) {
 		u32 lpn = (u32)(first + i), ppa, die;

@@ -18,12 +18,17 @@ enum ftl_block_state {
 	FTL_BLK_FREE,
 	FTL_BLK_OPEN,
 	FTL_BLK_FULL,
+	FTL_BLK_ZONE,		/* a zone's, until its reset; never a GC victim */
 };
+
+/* Blocks that only GC may take, so relocation always has a destination. */
+#define FTL_GC_RESERVE	1
 
 struct ftl_block {
 	u32 valid;		/* valid units */
 	u32 erases;
 	u32 next;		/* free-list link */
+	u32 prog;		/* a zone block: units programmed so far */
 	u8 state;
 };
 
@@ -79,6 +84,27 @@ struct ftl_place {
 	u32 gen;		/* @die's gran_gen when the cursor came to it */
 };
 
+/* One zone's share of one of its dies (ftl_zone.c). */
+struct ftl_zone_die {
+	u32 last_pos;		/* the zone's last unit placed there, FTL_NONE */
+	u32 pu_fill;		/* host units in its unprogrammed program unit */
+};
+
+#define FTL_MAX_ZONED	16
+
+/* A zoned region of the logical space: zones that own their blocks. */
+struct ftl_zoned {
+	u64 first;		/* first logical unit */
+	u64 zone_units;
+	u64 cap_units;		/* writable units of each zone */
+	u32 nr_zones;
+	u32 width;		/* dies of each zone */
+	u32 blocks_per_zd;	/* most blocks a zone takes on one of its dies */
+	u32 *blk;		/* [zone][width][blocks_per_zd]: block on the die */
+	struct ftl_zone_die *zd;	/* [zone][width] */
+	struct ftl_zone_stats *st;	/* [zone] */
+};
+
 struct ftl {
 	struct ftl_config cfg;
 	struct ftl_geometry geo;
@@ -94,6 +120,8 @@ struct ftl {
 	struct ftl_place place;
 	struct ftl_stats st;
 	u64 jitter_state;	/* splitmix64, from jitter_seed */
+	struct ftl_zoned *zoned[FTL_MAX_ZONED];
+	u32 nr_zoned;
 };
 
 static inline u32 ftl_die_of(const struct ftl *ftl, u32 ppa)
@@ -132,6 +160,20 @@ u64 ftl_nand_read(struct ftl *ftl, u32 die, u64 t, u32 units);
 void ftl_map_init(struct ftl *ftl);
 int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa);
 void ftl_invalidate(struct ftl *ftl, u32 lpn);
+void ftl_free_push(struct ftl *ftl, u32 die, u32 blk);
+u32 ftl_free_pop(struct ftl *ftl, u32 die);
+void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t);
+/* The unit in slot @ppa is still in the write buffer, not yet programmed. */
+bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa);
+
+/* ftl_zone.c: zoned regions */
+struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn);
+/* A write of units @first..@first+@n-1, all in one zone of @zr. */
+int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
+		   const struct ftl_cmd *cmd, u64 first, u64 n, u64 t,
+		   u64 *done);
+void ftl_zoned_free(struct ftl *ftl);
+int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen);
 
 /* ftl_placement.c: the policy seam */
 enum ftl_place_mode {

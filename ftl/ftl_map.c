@@ -9,10 +9,7 @@
  */
 #include "ftl_internal.h"
 
-/* Blocks that only GC may take, so relocation always has a destination. */
-#define FTL_GC_RESERVE	1
-
-static void ftl_free_push(struct ftl *ftl, u32 die, u32 blk)
+void ftl_free_push(struct ftl *ftl, u32 die, u32 blk)
 {
 	struct ftl_die *d = &ftl->dies[die];
 	struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
@@ -30,7 +27,7 @@ static void ftl_free_push(struct ftl *ftl, u32 die, u32 blk)
 		ftl->dies_below_bg--;
 }
 
-static u32 ftl_free_pop(struct ftl *ftl, u32 die)
+u32 ftl_free_pop(struct ftl *ftl, u32 die)
 {
 	struct ftl_die *d = &ftl->dies[die];
 	u32 blk = d->free_head;
@@ -167,7 +164,7 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
  * Foreground GC: make room on @die before a host write opens a block.
  * Each cycle gains (units_per_block - valid) free units, so the loop ends.
  */
-static void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t)
+void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t)
 {
 	struct ftl_die *d = &ftl->dies[die];
 
@@ -246,4 +243,19 @@ int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa)
 		d->open_blk = FTL_NONE;
 	}
 	return 0;
+}
+
+bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u32 die = ftl_die_of(ftl, ppa);
+	const struct ftl_die *d = &ftl->dies[die];
+	const struct ftl_block *b = &ftl->blocks[ppa / g->units_per_block];
+	u32 in_die = ppa - die * (u32)g->units_per_die;
+	u32 blk = in_die / g->units_per_block;
+	u32 off = in_die % g->units_per_block;
+
+	if (b->state == FTL_BLK_ZONE)
+		return off >= b->prog;
+	return blk == d->open_blk && off >= d->wp - d->wp % g->pu_units;
 }

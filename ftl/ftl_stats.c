@@ -48,7 +48,6 @@ int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
 	const struct ftl_geometry *g = &ftl->geo;
 	u64 lpn = off >> FTL_MAP_SHIFT;
 	u32 ppa, in_die;
-	const struct ftl_die *d;
 
 	if (lpn >= g->logical_units)
 		return -ERANGE;
@@ -59,9 +58,7 @@ int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
 	in_die = ppa - loc->die * (u32)g->units_per_die;
 	loc->block = in_die / g->units_per_block;
 	loc->offset = in_die % g->units_per_block;
-	d = &ftl->dies[loc->die];
-	loc->buffered = loc->block == d->open_blk &&
-			loc->offset >= d->wp - d->wp % g->pu_units;
+	loc->buffered = ftl_unit_buffered(ftl, ppa);
 	return 0;
 }
 
@@ -213,5 +210,5 @@ int ftl_check(const struct ftl *ftl, char *err, size_t errlen)
 		return ftl_bad(err, errlen,
 			       "write buffer holds %u units, capacity %u",
 			       ftl->wb.used, g->wb_units);
-	return 0;
+	return ftl_zoned_check_all(ftl, err, errlen) ? -EIO : 0;
 }

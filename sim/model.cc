@@ -72,6 +72,33 @@ int Model::die_of(uint64_t off) const {
   return static_cast<int>(loc.die);
 }
 
+void Model::add_zones(uint64_t off, uint64_t zone_bytes, uint64_t cap_bytes, uint32_t nr_zones,
+                      uint32_t width) {
+  char err[FTL_ERRMSG_LEN] = "";
+  int ret = ftl_zoned_add(ftl_.get(), off, zone_bytes, cap_bytes, nr_zones, width, err,
+                          sizeof(err));
+  if (ret == -ENOMEM) throw std::bad_alloc();
+  if (ret) throw ConfigError(err);
+}
+
+Completion Model::zone_reset(uint64_t off, uint64_t now_ns) {
+  Completion c{};
+  c.status = ftl_zone_reset(ftl_.get(), off, now_ns, &c.done_ns);
+  return c;
+}
+
+Completion Model::zone_finish(uint64_t off, uint64_t now_ns) {
+  Completion c{};
+  c.status = ftl_zone_finish(ftl_.get(), off, now_ns, &c.done_ns);
+  return c;
+}
+
+ftl_zone_stats Model::zone_stats(uint64_t off) const {
+  ftl_zone_stats st;
+  ftl_zone_stats_get(ftl_.get(), off, &st);
+  return st;
+}
+
 std::string Model::check() const {
   char err[256] = "";
   if (ftl_check(ftl_.get(), err, sizeof(err))) return err;

@@ -45,6 +45,13 @@ class Model {
   std::string check() const;
   ftl* raw() { return ftl_.get(); }
 
+  // Zones on flash (ftl_zoned_add); throws ConfigError with the reason.
+  void add_zones(uint64_t off, uint64_t zone_bytes, uint64_t cap_bytes, uint32_t nr_zones,
+                 uint32_t width);
+  Completion zone_reset(uint64_t off, uint64_t now_ns);
+  Completion zone_finish(uint64_t off, uint64_t now_ns);
+  ftl_zone_stats zone_stats(uint64_t off) const;
+
  private:
   struct Deleter {
     void operator()(ftl* f) const { ftl_destroy(f); }

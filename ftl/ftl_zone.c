@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Zones on flash: a zoned region of the logical space (a zoned namespace)
+ * whose zones own their erase blocks.
+ *
+ * A zone spans @width dies, consecutive in the channel-first numbering so
+ * that they sit on different channels where the drive has enough, and
+ * zone z starts on die (z * width) % dies, so neighbouring zones use
+ * different dies. Writes follow the write pointer: granule s of a zone
+ * (granularity_bytes, as in the conventional placement) goes to the
+ * zone's die s % width, where the zone's units fill blocks of its own in
+ * order. The slot of every unit is thus a function of its offset in the
+ * zone. Nothing is ever remapped: the zone's blocks are not GC victims,
+ * and a reset erases them and gives them back to their dies' free lists.
+ * Blocks are taken as the write pointer reaches them, so an empty zone
+ * holds none; a full one holds what its capacity needs, rounded up to
+ * whole blocks on each die.
+ *
+ * A partly filled program unit of an open zone stays in the write buffer
+ * until the zone's writes complete it, a finish programs it padded, or a
+ * reset drops it: open zones cost buffer space, one reason real drives
+ * limit them.
+ */
+#include "ftl_internal.h"
+
+#define FTL_ZONE_POS_NONE	FTL_NONE
+
+static struct ftl_zone_die *ftl_zd(const struct ftl_zoned *zr, u32 zone,
+				   u32 w)
+{
+	return &zr->zd[(u64)zone * zr->width + w];
+}
+
+static u32 *ftl_zone_blk(const struct ftl_zoned *zr, u32 zone, u32 w, u32 k)
+{
+	return &zr->blk[((u64)zone * zr->width + w) * zr->blocks_per_zd + k];
+}
+
+static u32 ftl_zone_die(const struct ftl *ftl, const struct ftl_zoned *zr,
+			u32 zone, u32 w)
+{
+	return (u32)ftl_mod64((u64)zone * zr->width + w, ftl->geo.dies);
+}
+
+struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn)
+{
+	u32 i;
+
+	for (i = 0; i < ftl->nr_zoned; i++) {
+		struct ftl_zoned *zr = ftl->zoned[i];
+
+		if (lpn >= zr->first &&
+		    lpn - zr->first < (u64)zr->nr_zones * zr->zone_units)
+			return zr;
+	}
+	return NULL;
+}
+
+/*
+ * Where zone offset @o (units) lives: which of the zone's dies (@w) and
+ * the position on it in the zone's own sequence of units there.
+ */
+static void ftl_zone_pos(const struct ftl *ftl, const struct ftl_zoned *zr,
+			 u64 o, u32 *w, u32 *pos)
+{
+	u32 gran = ftl->geo.gran_units;
+	u64 s = ftl_div64(o, gran);
+
+	*w = (u32)ftl_mod64(s, zr->width);
+	*pos = (u32)(ftl_div64(s, zr->width) * gran + ftl_mod64(o, gran));
+}
+
+/*
+ * A block for the zone on @die: from the free list, after foreground GC
+ * of the die's conventional data if it runs short. Never the GC reserve.
+ */
+static int ftl_zone_take_block(struct ftl *ftl, u32 die, u64 t, u32 *blk)
+{
+	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_block *b;
+
+	if (d->free_count <= ftl->geo.gc_fg)
+		ftl_gc_foreground(ftl, die, t);
+	if (d->free_count <= FTL_GC_RESERVE)
+		return -ENOSPC;
+	*blk = ftl_free_pop(ftl, die);
+	b = &ftl->blocks[ftl_blk_index(ftl, die, *blk)];
+	b->state = FTL_BLK_ZONE;
+	b->prog = 0;
+	return 0;
+}
+
+/*
+ * Program the open program unit of the zone's die @w, padded if it is
+ * not complete, at @t; its host units leave the buffer when it is done.
+ */
+static u64 ftl_zone_program(struct ftl *ftl, struct ftl_zoned *zr, u32 zone,
+			    u32 w, u64 t)
+{
+	struct ftl_zone_die *zd = ftl_zd(zr, zone, w);
+	u32 die = ftl_zone_die(ftl, zr, zone, w);
+	u32 upb = ftl->geo.units_per_block, pu = ftl->geo.pu_units;
+	u32 k = zd->last_pos / upb;
+	struct ftl_block *b;
+
+	b = &ftl->blocks[ftl_blk_index(ftl, die, *ftl_zone_blk(zr, zone, w, k))];
+	ftl_program(ftl, die, t, zd->pu_fill);
+	b->prog = (zd->last_pos % upb) / pu * pu + pu;
+	zr->st[zone].nand_write_units += pu;
+	zr->st[zone].pad_units += pu - zd->pu_fill;
+	zd->pu_fill = 0;
+	return ftl->dies[die].busy_until;
+}
+
+/*
+ * The slot of zone offset @o for a host unit arriving at @t: its block
+ * taken if it is the first unit there, an earlier program unit left
+ * incomplete (a hole in the zone, as Write Zeroes leaves) programmed.
+ */
+static int ftl_zone_slot(struct ftl *ftl, struct ftl_zoned *zr, u32 zone,
+			 u64 o, u64 t, u32 *ppa, u32 *w_out, u32 *pos_out)
+{
+	u32 upb = ftl->geo.units_per_block, pu = ftl->geo.pu_units;
+	u32 w, pos, die, *blk;
+	struct ftl_zone_die *zd;
+
+	ftl_zone_pos(ftl, zr, o, &w, &pos);
+	zd = ftl_zd(zr, zone, w);
+	die = ftl_zone_die(ftl, zr, zone, w);
+	/* flash is written once between erases: only beyond what was placed */
+	if (zd->last_pos != FTL_ZONE_POS_NONE && pos <= zd->last_pos)
+		return -EINVAL;
+	if (zd->pu_fill && pos / pu != zd->last_pos / pu)
+		ftl_zone_program(ftl, zr, zone, w, t);
+	blk = ftl_zone_blk(zr, zone, w, pos / upb);
+	if (*blk == FTL_NONE) {
+		if (ftl_zone_take_block(ftl, die, t, blk))
+			return -ENOSPC;
+		zr->st[zone].blocks++;
+	}
+	*ppa = ftl_ppa(ftl, die, *blk, pos % upb);
+	*w_out = w;
+	*pos_out = pos;
+	return 0;
+}
+
+int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
+		   const struct ftl_cmd *cmd, u64 first, u64 n, u64 t,
+		   u64 *done)
+{
+	u32 pu = ftl->geo.pu_units;
+	u64 rel = first - zr->first;
+	u32 zone = (u32)ftl_div64(rel, zr->zone_units);
+	u64 o = rel - (u64)zone * zr->zone_units, i;
+	u64 end = cmd->off + cmd->len;
+	int status = FTL_OK, ret;
+
+	if (o + n > zr->cap_units)
+		return FTL_ERR_INVALID;	/* across the zone's capacity */
+	for (i = 0; i < n; i++) {
+		u32 lpn = (u32)(first + i), ppa, w, pos;
+		struct ftl_zone_die *zd;
+
+		/*
+		 * The unit at the write pointer may have been placed by an
+		 * earlier write of some of its sectors: the rest joins it in
+		 * the buffer. Any other placed unit is flash written already.
+		 */
+		if (ftl->l2p[lpn] == FTL_NONE) {
+			t = ftl_bw_reserve(ftl, &ftl->link_rx,
+					   ftl_wbuf_acquire(ftl, t), FTL_MAP_UNIT);
+			ret = ftl_zone_slot(ftl, zr, zone, o + i, t, &ppa, &w,
+					    &pos);
+			if (ret) {
+				ftl->wb.used--;		/* never entered */
+				status = ret == -EINVAL ? FTL_ERR_INVALID :
+					 FTL_ERR_NO_SPACE;
+				break;
+			}
+			zd = ftl_zd(zr, zone, w);
+			ftl->p2l[ppa] = lpn;
+			ftl->l2p[lpn] = ppa;
+			ftl->blocks[ppa / ftl->geo.units_per_block].valid++;
+			ftl->dies[ftl_die_of(ftl, ppa)].valid_units++;
+			ftl->dies[ftl_die_of(ftl, ppa)].st.host_write_units++;
+			ftl->st.host_write_units++;
+			zr->st[zone].host_write_units++;
+			zd->last_pos = pos;
+			zd->pu_fill++;
+		} else {
+			ftl_zone_pos(ftl, zr, o + i, &w, &pos);
+			zd = ftl_zd(zr, zone, w);
+			if (pos != zd->last_pos ||
+			    !ftl_unit_buffered(ftl, ftl->l2p[lpn])) {
+				status = FTL_ERR_INVALID;
+				break;
+			}
+		}
+		/* a program unit is programmed once its last unit is whole */
+		if (zd->pu_fill && pos == zd->last_pos && pos % pu == pu - 1 &&
+		    end >= (first + i + 1) << FTL_MAP_SHIFT)
+			ftl_zone_program(ftl, zr, zone, w, t);
+	}
+	*done = t;
+	return status;
+}
+
+static int ftl_zone_of(const struct ftl *ftl, u64 off, struct ftl_zoned **zr,
+		       u32 *zone)
+{
+	u64 lpn = off >> FTL_MAP_SHIFT, rel;
+
+	if (off & (FTL_MAP_UNIT - 1))
+		return FTL_ERR_INVALID;
+	*zr = ftl_zoned_find(ftl, lpn);
+	if (!*zr)
+		return FTL_ERR_RANGE;
+	rel = lpn - (*zr)->first;
+	*zone = (u32)ftl_div64(rel, (*zr)->zone_units);
+	if (rel != (u64)*zone * (*zr)->zone_units)
+		return FTL_ERR_INVALID;
+	return FTL_OK;
+}
+
+int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_zoned *zr;
+	u32 zone, w, k;
+	u64 lpn, end;
+	int ret;
+
+	*done = now + g->t_fw_write;
+	ret = ftl_zone_of(ftl, off, &zr, &zone);
+	if (ret)
+		return ret;
+	end = *done;
+	lpn = zr->first + (u64)zone * zr->zone_units;
+	for (k = 0; k < zr->cap_units; k++)
+		ftl_invalidate(ftl, (u32)(lpn + k));
+	for (w = 0; w < zr->width; w++) {
+		struct ftl_zone_die *zd = ftl_zd(zr, zone, w);
+		u32 die = ftl_zone_die(ftl, zr, zone, w);
+		struct ftl_die *d = &ftl->dies[die];
+
+		/* data of an incomplete program unit is dropped unwritten */
+		ftl->wb.used -= zd->pu_fill;
+		zd->pu_fill = 0;
+		zd->last_pos = FTL_ZONE_POS_NONE;
+		for (k = 0; k < zr->blocks_per_zd; k++) {
+			u32 *blk = ftl_zone_blk(zr, zone, w, k);
+			struct ftl_block *b;
+			u64 start;
+
+			if (*blk == FTL_NONE)
+				continue;
+			b = &ftl->blocks[ftl_blk_index(ftl, die, *blk)];
+			start = ftl_max64(*done, d->busy_until);
+			d->busy_until = start + g->t_erase;
+			d->st.busy_ns += g->t_erase;
+			d->st.erases++;
+			d->erases_total++;
+			b->erases++;
+			b->prog = 0;
+			ftl_free_push(ftl, die, *blk);
+			*blk = FTL_NONE;
+			zr->st[zone].erases++;
+			zr->st[zone].blocks--;
+			end = ftl_max64(end, d->busy_until);
+		}
+	}
+	zr->st[zone].resets++;
+	*done = end;
+	return FTL_OK;
+}
+
+int ftl_zone_finish(struct ftl *ftl, u64 off, u64 now, u64 *done)
+{
+	struct ftl_zoned *zr;
+	u32 zone, w;
+	u64 end;
+	int ret;
+
+	*done = now + ftl->geo.t_fw_write;
+	ret = ftl_zone_of(ftl, off, &zr, &zone);
+	if (ret)
+		return ret;
+	end = *done;
+	for (w = 0; w < zr->width; w++)
+		if (ftl_zd(zr, zone, w)->pu_fill)
+			end = ftl_max64(end, ftl_zone_program(ftl, zr, zone, w,
+							      *done));
+	zr->st[zone].finishes++;
+	*done = end;
+	return FTL_OK;
+}
+
+int ftl_zone_stats_get(const struct ftl *ftl, u64 off,
+		       struct ftl_zone_stats *st)
+{
+	struct ftl_zoned *zr;
+	u32 zone;
+	int ret;
+
+	ftl_memset(st, 0, sizeof(*st));
+	ret = ftl_zone_of(ftl, off, &zr, &zone);
+	if (ret)
+		return ret;
+	*st = zr->st[zone];
+	st->first_die = ftl_zone_die(ftl, zr, zone, 0);
+	st->width = zr->width;
+	return FTL_OK;
+}
+
+/* The most units one zone places on one of its dies. */
+static u64 ftl_zone_units_per_die(const struct ftl *ftl, u64 cap, u32 width)
+{
+	u64 gran = ftl->geo.gran_units;
+	u64 granules = ftl_div64(cap + gran - 1, gran);
+
+	return ftl_div64(granules + width - 1, width) * gran;
+}
+
+static ftl_printf(3, 4) int ftl_zoned_bad(char *err, size_t errlen,
+					  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ftl_vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
+			   u64 cap_bytes, u32 nr_zones, u32 width, char *err,
+			   size_t errlen)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 first = off >> FTL_MAP_SHIFT, units, i;
+
+	if ((off | zone_bytes | cap_bytes) & (FTL_MAP_UNIT - 1) || !cap_bytes ||
+	    cap_bytes > zone_bytes || !nr_zones)
+		return ftl_zoned_bad(err, errlen,
+				     "zones: start %llu, size %llu and capacity %llu bytes must be multiples of 4096, the capacity at most the size, at least one zone",
+				     (unsigned long long)off,
+				     (unsigned long long)zone_bytes,
+				     (unsigned long long)cap_bytes);
+	units = (u64)nr_zones * (zone_bytes >> FTL_MAP_SHIFT);
+	if (first >= g->logical_units || units > g->logical_units - first)
+		return ftl_zoned_bad(err, errlen,
+				     "zones: %u zones of %llu bytes from %llu go beyond the drive's %llu bytes",
+				     nr_zones, (unsigned long long)zone_bytes,
+				     (unsigned long long)off,
+				     (unsigned long long)ftl_capacity_bytes(ftl));
+	if (width < 1 || width > g->dies)
+		return ftl_zoned_bad(err, errlen,
+				     "zone width %u dies: must be 1 to the drive's %u",
+				     width, g->dies);
+	if (ftl_zone_units_per_die(ftl, cap_bytes >> FTL_MAP_SHIFT, width) >
+	    (u64)(g->blocks_per_die - FTL_GC_RESERVE - g->gc_fg) *
+	    g->units_per_block)
+		return ftl_zoned_bad(err, errlen,
+				     "a zone of %llu bytes over %u dies needs more blocks of a die than it has to spare",
+				     (unsigned long long)cap_bytes, width);
+	if (ftl->nr_zoned == FTL_MAX_ZONED)
+		return ftl_zoned_bad(err, errlen, "at most %u zoned regions",
+				     FTL_MAX_ZONED);
+	for (i = 0; i < ftl->nr_zoned; i++) {
+		const struct ftl_zoned *zr = ftl->zoned[i];
+		u64 zr_end = zr->first + (u64)zr->nr_zones * zr->zone_units;
+
+		if (first < zr_end && zr->first < first + units)
+			return ftl_zoned_bad(err, errlen,
+					     "zones from %llu overlap a zoned region",
+					     (unsigned long long)off);
+	}
+	for (i = first; i < first + units; i++)
+		if (ftl->l2p[i] != FTL_NONE)
+			return ftl_zoned_bad(err, errlen,
+					     "zones from %llu: the range holds data",
+					     (unsigned long long)off);
+	return 0;
+}
+
+int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
+		  u32 nr_zones, u32 width, char *err, size_t errlen)
+{
+	struct ftl_zoned *zr;
+	u64 i, nzd;
+	int ret;
+
+	ret = ftl_zoned_check(ftl, off, zone_bytes, cap_bytes, nr_zones, width,
+			      err, errlen);
+	if (ret)
+		return ret;
+	zr = ftl_zalloc(1, sizeof(*zr));
+	if (!zr)
+		goto err_nomem;
+	zr->first = off >> FTL_MAP_SHIFT;
+	zr->zone_units = zone_bytes >> FTL_MAP_SHIFT;
+	zr->cap_units = cap_bytes >> FTL_MAP_SHIFT;
+	zr->nr_zones = nr_zones;
+	zr->width = width;
+	zr->blocks_per_zd = (u32)ftl_div64(ftl_zone_units_per_die(ftl, zr->cap_units,
+								   width) +
+					   ftl->geo.units_per_block - 1,
+					   ftl->geo.units_per_block);
+	nzd = (u64)nr_zones * width;
+	zr->zd = ftl_zalloc(nzd, sizeof(*zr->zd));
+	if (!zr->zd)
+		goto err_zr;
+	zr->blk = ftl_zalloc(nzd * zr->blocks_per_zd, sizeof(*zr->blk));
+	if (!zr->blk)
+		goto err_zd;
+	zr->st = ftl_zalloc(nr_zones, sizeof(*zr->st));
+	if (!zr->st)
+		goto err_blk;
+	for (i = 0; i < nzd; i++)
+		zr->zd[i].last_pos = FTL_ZONE_POS_NONE;
+	for (i = 0; i < nzd * zr->blocks_per_zd; i++)
+		zr->blk[i] = FTL_NONE;
+	ftl->zoned[ftl->nr_zoned++] = zr;
+	return 0;
+
+err_blk:
+	ftl_free(zr->blk);
+err_zd:
+	ftl_free(zr->zd);
+err_zr:
+	ftl_free(zr);
+err_nomem:
+	ftl_snprintf(err, errlen, "out of memory for %u zones", nr_zones);
+	return -ENOMEM;
+}
+
+void ftl_zoned_free(struct ftl *ftl)
+{
+	u32 i;
+
+	for (i = 0; i < ftl->nr_zoned; i++) {
+		ftl_free(ftl->zoned[i]->st);
+		ftl_free(ftl->zoned[i]->blk);
+		ftl_free(ftl->zoned[i]->zd);
+		ftl_free(ftl->zoned[i]);
+		ftl->zoned[i] = NULL;
+	}
+	ftl->nr_zoned = 0;
+}
+
+/*
+ * Every mapped unit of a zoned region sits in the slot its zone offset
+ * names, in a block of the zone's; every zone block is listed by a zone.
+ */
+int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen)
+{
+	u32 r, zone, w, k, upb = ftl->geo.units_per_block;
+	u64 listed = 0, marked = 0, i;
+
+	for (r = 0; r < ftl->nr_zoned; r++) {
+		const struct ftl_zoned *zr = ftl->zoned[r];
+
+		for (zone = 0; zone < zr->nr_zones; zone++) {
+			u64 lpn = zr->first + (u64)zone * zr->zone_units, o;
+
+			for (o = 0; o < zr->zone_units; o++) {
+				u32 ppa = ftl->l2p[lpn + o], pos, die, *blk;
+
+				if (ppa == FTL_NONE)
+					continue;
+				if (o >= zr->cap_units)
+					return ftl_zoned_bad(err, errlen,
+							     "zone %u: unit %llu beyond its capacity is mapped",
+							     zone, (unsigned long long)o);
+				ftl_zone_pos(ftl, zr, o, &w, &pos);
+				die = ftl_zone_die(ftl, zr, zone, w);
+				blk = ftl_zone_blk(zr, zone, w, pos / upb);
+				if (*blk == FTL_NONE ||
+				    ppa != ftl_ppa(ftl, die, *blk, pos % upb))
+					return ftl_zoned_bad(err, errlen,
+							     "zone %u unit %llu: slot %u is not its place",
+							     zone, (unsigned long long)o, ppa);
+			}
+			for (w = 0; w < zr->width; w++)
+				for (k = 0; k < zr->blocks_per_zd; k++) {
+					u32 blk = *ftl_zone_blk(zr, zone, w, k);
+					u32 die = ftl_zone_die(ftl, zr, zone, w);
+
+					if (blk == FTL_NONE)
+						continue;
+					if (ftl->blocks[ftl_blk_index(ftl, die, blk)].state !=
+					    FTL_BLK_ZONE)
+						return ftl_zoned_bad(err, errlen,
+								     "zone %u: die %u block %u is not a zone block",
+								     zone, die, blk);
+					listed++;
+				}
+		}
+	}
+	for (i = 0; i < (u64)ftl->geo.dies * ftl->geo.blocks_per_die; i++)
+		marked += ftl->blocks[i].state == FTL_BLK_ZONE;
+	if (listed != marked)
+		return ftl_zoned_bad(err, errlen,
+				     "%llu blocks marked as zones', %llu held by zones",
+				     (unsigned long long)marked,
+				     (unsigned long long)listed);
+	return 0;
+}

@@ -1,0 +1,281 @@
+// Zones on flash (ftl/ftl_zone.c): placement over a zone's dies, no GC
+// inside a zoned region, reset as erase, finish as padding, the
+// write-once rule, and what the zone width does to throughput.
+#include <random>
+#include <set>
+#include <vector>
+
+#include "helpers.h"
+
+namespace nvmev::test {
+namespace {
+
+constexpr uint64_t MiB = 1 << 20;
+
+// small_config(): 4 dies, 16 KiB program unit and granule (4 units),
+// 256 KiB blocks (64 units), 32 MiB. The zoned region is the upper half.
+struct Zoned {
+  explicit Zoned(uint32_t width, uint64_t zone = MiB, uint64_t cap = MiB,
+                 ftl_config cfg = small_config())
+      : m(cfg), zone_bytes(zone) {
+    base = m.capacity_bytes() / 2 / zone * zone;
+    nr = static_cast<uint32_t>((m.capacity_bytes() - base) / zone);
+    m.add_zones(base, zone, cap, nr, width);
+  }
+  uint64_t zone_off(uint32_t z) const { return base + z * zone_bytes; }
+  Model m;
+  uint64_t zone_bytes, base;
+  uint32_t nr;
+};
+
+uint64_t die_host_units(const Model& m, uint32_t die) {
+  return m.die_stats()[die].host_write_units;
+}
+
+TEST(ZoneModel, GranulesFollowTheWritePointerOverTheZonesDies) {
+  Zoned z(2);
+  const auto& g = z.m.geometry();
+  uint64_t now = 0;
+  for (uint32_t zone = 0; zone < 3; zone++)
+    now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(zone), MiB), now);
+  for (uint32_t zone = 0; zone < 3; zone++) {
+    ftl_zone_stats st = z.m.zone_stats(z.zone_off(zone));
+    EXPECT_EQ(st.first_die, zone * 2 % g.dies);
+    EXPECT_EQ(st.width, 2u);
+    for (uint64_t o = 0; o < MiB; o += K4) {
+      uint64_t granule = o / (g.gran_units * K4);
+      ASSERT_EQ(z.m.die_of(z.zone_off(zone) + o), int((st.first_die + granule % 2) % g.dies))
+          << "zone " << zone << " offset " << o;
+    }
+  }
+  // zones 0 and 2 on dies 0-1, zone 1 on dies 2-3: 1 MiB and 0.5 MiB each
+  EXPECT_EQ(die_host_units(z.m, 0), MiB / K4);
+  EXPECT_EQ(die_host_units(z.m, 2), MiB / 2 / K4);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+TEST(ZoneModel, FullZonesWriteOnceAndTakeWholeBlocks) {
+  Zoned z(4);
+  const auto& g = z.m.geometry();
+  uint64_t now = 0;
+  for (uint32_t zone = 0; zone < z.nr; zone++)
+    for (uint64_t o = 0; o < MiB; o += 64 * 1024)
+      now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(zone) + o, 64 * 1024), now);
+  ftl_stats st = z.m.stats();
+  EXPECT_EQ(st.nand_write_units, st.host_write_units) << "WAF 1";
+  EXPECT_EQ(st.gc_cycles, 0u);
+  for (uint32_t zone = 0; zone < z.nr; zone++) {
+    ftl_zone_stats zs = z.m.zone_stats(z.zone_off(zone));
+    EXPECT_EQ(zs.host_write_units, MiB / K4);
+    EXPECT_EQ(zs.nand_write_units, MiB / K4);
+    EXPECT_EQ(zs.pad_units, 0u);
+    // 1 MiB over 4 dies: 256 KiB a die, one block of 64 units each
+    EXPECT_EQ(zs.blocks, 4u) << "zone " << zone;
+  }
+  EXPECT_EQ(g.units_per_block, 64u);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+// Zones reset and rewritten many times over while the conventional half
+// is overwritten at random: GC runs, but never touches a zone's unit.
+TEST(ZoneModel, NoGcInsideTheZonedRegion) {
+  Zoned z(2);
+  Engine e(z.m, 8);
+  const uint64_t conv_units = z.base / K4;
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<uint64_t> pick(0, conv_units - 1);
+  for (uint64_t u = 0; u < conv_units; u++) e.submit(cmd(FTL_OP_WRITE, u * K4, K4));
+  for (int round = 0; round < 6; round++) {
+    for (uint32_t zone = 0; zone < z.nr; zone++) {
+      e.drain();
+      if (round) {
+        ASSERT_EQ(z.m.zone_reset(z.zone_off(zone), e.now()).status, FTL_OK);
+      }
+      for (uint64_t o = 0; o < MiB; o += 32 * 1024) {
+        e.submit(cmd(FTL_OP_WRITE, z.zone_off(zone) + o, 32 * 1024));
+        e.submit(cmd(FTL_OP_WRITE, pick(rng) * K4, K4));
+      }
+    }
+    std::string err = z.m.check();
+    ASSERT_EQ(err, "") << "round " << round;
+  }
+  e.drain();
+  ftl_stats st = z.m.stats();
+  EXPECT_GT(st.gc_cycles, 10u) << "the conventional half must be under GC pressure";
+  EXPECT_EQ(st.errors, 0u);
+  uint64_t zone_host = 0, zone_nand = 0, gc_copies = 0;
+  for (uint32_t zone = 0; zone < z.nr; zone++) {
+    ftl_zone_stats zs = z.m.zone_stats(z.zone_off(zone));
+    zone_host += zs.host_write_units;
+    zone_nand += zs.nand_write_units;
+    EXPECT_EQ(zs.resets, 5u);
+  }
+  for (const auto& d : z.m.die_stats()) gc_copies += d.gc_copies;
+  EXPECT_EQ(zone_nand, zone_host) << "zoned WAF 1";
+  EXPECT_EQ(zone_host, 6 * (z.m.capacity_bytes() - z.base) / K4);
+  // every NAND unit written beyond the host's is a GC copy of conventional
+  // data; short of it are only the units still in open program units
+  const auto& g = z.m.geometry();
+  EXPECT_LE(st.nand_write_units, st.host_write_units + gc_copies);
+  EXPECT_GE(st.nand_write_units + g.dies * g.pu_units, st.host_write_units + gc_copies);
+}
+
+TEST(ZoneModel, ResetErasesTheZonesBlocksAndFreesThem) {
+  Zoned z(2);
+  const auto& g = z.m.geometry();
+  auto free_blocks = [&] {
+    uint64_t n = 0;
+    for (const auto& d : z.m.die_stats()) n += d.free_blocks;
+    return n;
+  };
+  uint64_t before = free_blocks();
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(1), MiB), 0);
+  EXPECT_EQ(free_blocks(), before - 4) << "1 MiB over 2 dies: 2 blocks each";
+  uint64_t t0 = now + 10'000'000;  // dies idle
+  Completion r = z.m.zone_reset(z.zone_off(1), t0);
+  ASSERT_EQ(r.status, FTL_OK);
+  // two blocks on each die, erased one after the other
+  EXPECT_GE(r.done_ns, t0 + 2 * g.t_erase);
+  EXPECT_LT(r.done_ns, t0 + 3 * g.t_erase);
+  EXPECT_EQ(free_blocks(), before);
+  auto dies = z.m.die_stats();
+  EXPECT_EQ(dies[2].erases + dies[3].erases, 4u);
+  EXPECT_EQ(dies[0].erases + dies[1].erases, 0u);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(1)).erases, 4u);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(1)).blocks, 0u);
+  EXPECT_EQ(z.m.die_of(z.zone_off(1)), -1) << "reads as deallocated";
+  // an empty zone's reset erases nothing
+  Completion empty = z.m.zone_reset(z.zone_off(1), r.done_ns);
+  EXPECT_EQ(empty.done_ns, r.done_ns + g.t_fw_write);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(1)).erases, 4u);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+TEST(ZoneModel, FlashIsWrittenOnceUntilTheReset) {
+  Zoned z(1);
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), 64 * 1024), 0);
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, z.zone_off(0), K4), now).status, FTL_ERR_INVALID);
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, z.zone_off(0) + MiB - K4, 2 * K4), now).status,
+            FTL_ERR_INVALID)
+      << "across the zone's end";
+  now = z.m.zone_reset(z.zone_off(0), now).done_ns;
+  ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), K4), now);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+TEST(ZoneModel, CapacityBelowSizeLeavesTheRestUnwritable) {
+  Zoned z(4, MiB, MiB / 2);
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), MiB / 2), 0);
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, z.zone_off(0) + MiB / 2, K4), now).status,
+            FTL_ERR_INVALID);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).blocks, 4u) << "128 KiB a die: half a block each";
+}
+
+TEST(ZoneModel, FinishProgramsTheOpenProgramUnitPadded) {
+  Zoned z(1);
+  const auto& g = z.m.geometry();
+  ASSERT_EQ(g.pu_units, 4u);
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), K4), 0);
+  ftl_location loc;
+  ASSERT_EQ(ftl_locate(z.m.raw(), z.zone_off(0), &loc), 0);
+  EXPECT_TRUE(loc.buffered);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).nand_write_units, 0u);
+  Completion f = z.m.zone_finish(z.zone_off(0), now + 1'000'000);
+  ASSERT_EQ(f.status, FTL_OK);
+  EXPECT_GE(f.done_ns, now + 1'000'000 + g.t_prog);
+  ASSERT_EQ(ftl_locate(z.m.raw(), z.zone_off(0), &loc), 0);
+  EXPECT_FALSE(loc.buffered);
+  ftl_zone_stats zs = z.m.zone_stats(z.zone_off(0));
+  EXPECT_EQ(zs.nand_write_units, 4u);
+  EXPECT_EQ(zs.pad_units, 3u);
+  EXPECT_EQ(zs.finishes, 1u);
+  // the padded unit is read from NAND now
+  Completion r = z.m.submit(cmd(FTL_OP_READ, z.zone_off(0), K4), f.done_ns);
+  EXPECT_GE(r.done_ns, f.done_ns + g.t_read);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+// 512-byte sectors at the write pointer: the unit is placed by its first
+// sector, the rest join it, and its program unit is programmed only once
+// its last unit is whole.
+TEST(ZoneModel, SectorsOfOneUnitShareItsSlot) {
+  Zoned z(1);
+  uint64_t now = 0;
+  // units 0..2 whole, unit 3 (the program unit's last) sector by sector
+  now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), 3 * K4), now);
+  ftl_location first;
+  for (uint64_t s = 0; s < 8; s++) {
+    now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0) + 3 * K4 + s * 512, 512), now);
+    ftl_location loc;
+    ASSERT_EQ(ftl_locate(z.m.raw(), z.zone_off(0) + 3 * K4, &loc), 0);
+    if (!s) first = loc;
+    EXPECT_EQ(loc.block, first.block);
+    EXPECT_EQ(loc.offset, first.offset);
+    EXPECT_EQ(loc.buffered, s < 7) << "sector " << s;
+  }
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).host_write_units, 4u);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).nand_write_units, 4u);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+// Write Zeroes leaves holes (deallocated units the pointer passed): the
+// program unit they end is programmed padded when the next one starts.
+TEST(ZoneModel, AHoleInTheZoneIsPadded) {
+  Zoned z(1);
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), 2 * K4), 0);
+  now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0) + 4 * K4, 4 * K4), now);
+  ftl_zone_stats zs = z.m.zone_stats(z.zone_off(0));
+  EXPECT_EQ(zs.nand_write_units, 8u);
+  EXPECT_EQ(zs.pad_units, 2u);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+// Sequential reads of a zone at QD 8: spread over 4 dies it reads at
+// least twice as fast as on one (the model's die parallelism).
+TEST(ZoneModel, WiderZonesReadFaster) {
+  auto read_time = [](uint32_t width) {
+    Zoned z(width);
+    Engine e(z.m, 8);
+    for (uint64_t o = 0; o < MiB; o += 128 * 1024)
+      e.submit(cmd(FTL_OP_WRITE, z.zone_off(0) + o, 128 * 1024));
+    e.idle(100'000'000);
+    e.begin_phase();
+    for (uint64_t o = 0; o < MiB; o += 16 * 1024)
+      e.submit(cmd(FTL_OP_READ, z.zone_off(0) + o, 16 * 1024));
+    return e.end_phase().elapsed_ns();
+  };
+  uint64_t one = read_time(1), four = read_time(4);
+  EXPECT_GT(one, 2 * four) << "width 1: " << one << " ns, width 4: " << four << " ns";
+}
+
+TEST(ZoneModel, BadRegionsAreRefusedWithTheirReason) {
+  Model m(small_config());
+  const uint64_t cap = m.capacity_bytes();
+  auto refuse = [&](uint64_t off, uint64_t zone, uint64_t zcap, uint32_t nr, uint32_t width,
+                    const char* why) {
+    try {
+      m.add_zones(off, zone, zcap, nr, width);
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const ConfigError& e) {
+      EXPECT_STRNE(e.what(), "") << why;
+    }
+  };
+  refuse(512, MiB, MiB, 1, 1, "unaligned start");
+  refuse(0, MiB, 2 * MiB, 1, 1, "capacity above size");
+  refuse(0, MiB, 0, 1, 1, "no capacity");
+  refuse(0, MiB, MiB, 0, 1, "no zones");
+  refuse(0, MiB, MiB, 1, 0, "width 0");
+  refuse(0, MiB, MiB, 1, 5, "width beyond the dies");
+  refuse(cap - MiB, MiB, MiB, 2, 1, "beyond the drive");
+  refuse(0, 16 * MiB, 16 * MiB, 1, 1, "a zone bigger than a die can hold");
+  ok(m, cmd(FTL_OP_WRITE, 4 * MiB, K4), 0);
+  refuse(4 * MiB, MiB, MiB, 1, 1, "range holds data");
+  m.add_zones(8 * MiB, MiB, MiB, 4, 2);
+  refuse(10 * MiB, MiB, MiB, 4, 2, "overlap");
+  EXPECT_EQ(m.zone_reset(9 * MiB + K4, 0).status, FTL_ERR_INVALID) << "not a zone start";
+  EXPECT_EQ(m.zone_reset(0, 0).status, FTL_ERR_RANGE) << "not zoned";
+  EXPECT_EQ(m.check(), "");
+}
+
+}  // namespace
+}  // namespace nvmev::test
