@@ -203,6 +203,7 @@ struct nvmev_ns_conf {
 	u64 zone_cap_mib;		/* zoned: writable per zone; 0: all */
 	int max_open;			/* zoned: open zones at most; 0: any */
 	int max_active;			/* zoned: active zones at most; 0: any */
+	int zone_width;			/* zoned: dies of a zone; 0: all */
 };
 
 #define NVMEV_ZONE_MIB		16	/* a zoned namespace's zone_mib */
@@ -307,12 +308,6 @@ u16 nvmev_zoned_check(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 		      u64 *lba);
 void nvmev_zoned_commit(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 			u64 lba);
-/*
- * Deallocate LBAs [@slba, @slba + @nlb) of namespace @ns now, as the model
- * times a deallocation; returns when the model says it is done.
- */
-u64 nvmev_io_dealloc(struct nvmev_dev *dev, const struct nvmev_ns *ns,
-		     u64 slba, u64 nlb);
 
 /* nvmev_io.c */
 /* a Read's or Write's data moved and timed (*@due), counted */

@@ -289,6 +289,7 @@ NVMEV_NS_VALUE(zone_mib, "%llu", true);
 NVMEV_NS_VALUE(zone_cap_mib, "%llu", true);
 NVMEV_NS_VALUE(max_open, "%d", false);
 NVMEV_NS_VALUE(max_active, "%d", false);
+NVMEV_NS_VALUE(zone_width, "%d", false);
 
 static ssize_t nvmev_ns_lba_bytes_show(struct config_item *item, char *page)
 {
@@ -320,6 +321,7 @@ static struct configfs_attribute *nvmev_ns_attrs[] = {
 	&nvmev_ns_attr_zone_cap_mib,
 	&nvmev_ns_attr_max_open,
 	&nvmev_ns_attr_max_active,
+	&nvmev_ns_attr_zone_width,
 	NULL,
 };
 

@@ -140,6 +140,42 @@ static int nvmev_namespaces_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(nvmev_namespaces);
 
+/*
+ * A row per zone of the zoned namespaces: its state and write pointer
+ * (the ZNS state of nvmev_zns.h), where it lies on the flash and what
+ * the flash did for it (ftl_zone_stats).
+ */
+static int nvmev_zones_show(struct seq_file *m, void *v)
+{
+	struct nvmev_dev *dev = m->private;
+	struct ftl_zone_stats zs;
+	u32 nsid, zi;
+
+	seq_puts(m, "nsid zone state wp first_die width blocks host_write_units nand_write_units pad_units resets finishes erases\n");
+	for (nsid = 1; nsid <= dev->ns.nn; nsid++) {
+		const struct nvmev_ns *ns = nvmev_ns_get(&dev->ns, nsid);
+		const struct nvmev_zns *z = dev->zns[nsid - 1];
+
+		if (!ns || !z)
+			continue;
+		for (zi = 0; zi < z->nr_zones; zi++) {
+			mutex_lock(&dev->model_lock);
+			ftl_zone_stats_get(dev->ftl, ns->base +
+					   (nvmev_zone_start(z, zi) << ns->lba_shift),
+					   &zs);
+			mutex_unlock(&dev->model_lock);
+			seq_printf(m, "%u %u %u %llu %u %u %llu %llu %llu %llu %llu %llu %llu\n",
+				   nsid, zi, READ_ONCE(z->zones[zi].state),
+				   READ_ONCE(z->zones[zi].wp), zs.first_die,
+				   zs.width, zs.blocks, zs.host_write_units,
+				   zs.nand_write_units, zs.pad_units, zs.resets,
+				   zs.finishes, zs.erases);
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvmev_zones);
+
 /* Writing 1 zeroes every counter; gauges (free blocks, valid units) stay. */
 static ssize_t nvmev_reset_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -279,6 +315,7 @@ void nvmev_debugfs_init(struct nvmev_dev *dev)
 	debugfs_create_file("stats", 0444, dev->debugfs, dev, &nvmev_stats_fops);
 	debugfs_create_file("namespaces", 0444, dev->debugfs, dev,
 			    &nvmev_namespaces_fops);
+	debugfs_create_file("zones", 0444, dev->debugfs, dev, &nvmev_zones_fops);
 	debugfs_create_file("stats_reset", 0200, dev->debugfs, dev, &reset_fops);
 	debugfs_create_file("locate", 0644, dev->debugfs, dev, &locate_fops);
 	debugfs_create_file_unsafe("time_scale", 0644, dev->debugfs, dev,

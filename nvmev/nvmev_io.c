@@ -274,25 +274,6 @@ static bool nvmev_trim_step(struct nvmev_dev *dev, struct nvmev_trim *t, u64 bud
 	return t->off == t->end && t->next == t->nr;
 }
 
-u64 nvmev_io_dealloc(struct nvmev_dev *dev, const struct nvmev_ns *ns,
-		     u64 slba, u64 nlb)
-{
-	struct ftl_cmd c = {
-		.op = FTL_OP_TRIM,
-		.off = ns->base + (slba << ns->lba_shift),
-		.len = nlb << ns->lba_shift,
-	};
-	u64 due = ktime_get_ns(), end = c.off + c.len;
-
-	/* a slice of the namespace, which the model has: it cannot fail */
-	nvmev_model_cmd(dev, &c, &due);
-	while (c.off < end) {
-		nvmev_dealloc_some(dev, &c.off, end, NVMEV_TRIM_SLICE);
-		cond_resched();
-	}
-	return due;
-}
-
 static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
 				u16 status)
 {

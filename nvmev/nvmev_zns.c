@@ -162,7 +162,7 @@ static bool nvmev_zns_selected(u8 zsa, u8 state)
 
 /* @zsa on zone @zi: its transition, or Invalid Zone State Transition. */
 static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
-			 void (*reset)(void *ctx, u64 zslba, u64 nlb), void *ctx)
+			 nvmev_zone_flash_fn flash, void *ctx)
 {
 	struct nvmev_zone *zone = &z->zones[zi];
 	u8 s = zone->state;
@@ -185,6 +185,7 @@ static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
 			return DNR(NVME_SC_ZONE_TOO_MANY_ACTIVE);
 		if (s != NVMEV_ZS_EMPTY && !nvmev_zone_is_active(s))
 			break;
+		flash(ctx, zsa, nvmev_zone_start(z, zi));
 		nvmev_zns_release(z, zone, NVMEV_ZS_FULL);
 		return NVME_SC_SUCCESS;
 	case NVME_ZONE_OPEN:
@@ -199,7 +200,7 @@ static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
 			return NVME_SC_SUCCESS;
 		if (s != NVMEV_ZS_FULL && !nvmev_zone_is_active(s))
 			break;
-		reset(ctx, nvmev_zone_start(z, zi), 1ull << z->zone_shift);
+		flash(ctx, zsa, nvmev_zone_start(z, zi));
 		nvmev_zns_release(z, zone, NVMEV_ZS_EMPTY);
 		return NVME_SC_SUCCESS;
 	case NVME_ZONE_OFFLINE:
@@ -216,12 +217,12 @@ static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
 }
 
 u16 nvmev_zns_manage(struct nvmev_zns *z, u8 zsa, u64 slba, bool all,
-		     void (*reset)(void *ctx, u64 zslba, u64 nlb), void *ctx)
+		     nvmev_zone_flash_fn flash, void *ctx)
 {
 	u32 zi, closed = 0;
 
 	if (!all)
-		return nvmev_zns_act(z, nvmev_zone_of(z, slba), zsa, reset, ctx);
+		return nvmev_zns_act(z, nvmev_zone_of(z, slba), zsa, flash, ctx);
 	/* opening every closed zone: all of them or none */
 	if (zsa == NVME_ZONE_OPEN) {
 		for (zi = 0; zi < z->nr_zones; zi++)
@@ -231,7 +232,7 @@ u16 nvmev_zns_manage(struct nvmev_zns *z, u8 zsa, u64 slba, bool all,
 	}
 	for (zi = 0; zi < z->nr_zones; zi++)
 		if (nvmev_zns_selected(zsa, z->zones[zi].state))
-			nvmev_zns_act(z, zi, zsa, reset, ctx);
+			nvmev_zns_act(z, zi, zsa, flash, ctx);
 	return NVME_SC_SUCCESS;
 }
 

@@ -74,12 +74,19 @@ void nvmev_zns_write_commit(struct nvmev_zns *z, u64 lba, u64 nlb);
 u16 nvmev_zns_read_check(const struct nvmev_zns *z, u64 slba, u64 nlb);
 
 /*
+ * What a zone's flash must do for action @zsa (NVME_ZONE_RESET: erase;
+ * NVME_ZONE_FINISH: program what is buffered) on the zone starting at
+ * LBA @zslba; called before the zone's state changes.
+ */
+typedef void (*nvmev_zone_flash_fn)(void *ctx, u8 zsa, u64 zslba);
+
+/*
  * Zone Management Send action @zsa on the zone starting at @slba, or on
- * every zone it applies to (@all). @reset is called for each zone a
- * Reset empties (its start and size in LBAs), before its state changes.
+ * every zone it applies to (@all). @flash is called for each zone a Reset
+ * empties or a Finish fills.
  */
 u16 nvmev_zns_manage(struct nvmev_zns *z, u8 zsa, u64 slba, bool all,
-		     void (*reset)(void *ctx, u64 zslba, u64 nlb), void *ctx);
+		     nvmev_zone_flash_fn flash, void *ctx);
 
 /*
  * The Report Zones data of the zones from the one holding @slba on whose

@@ -4,8 +4,10 @@
  * Zone Append, Zone Management Send and Receive, and the zone rules of
  * Read, Write and Write Zeroes. The zones' states and limits are
  * nvmev_zns.c's; this file moves the data and asks the flash model for
- * the time, as nvmev_io.c does: a zone's LBAs are the namespace's slice
- * of the drive's flash, and a reset deallocates them.
+ * the time, as nvmev_io.c does. The namespace's slice of the drive's
+ * flash is a zoned region of the model (ftl/ftl_zone.c): each zone writes
+ * onto erase blocks of its own over zone_width dies, a reset erases
+ * them, a finish programs what the zone still buffers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +17,9 @@
 #include <linux/vmalloc.h>
 
 #include "nvmev.h"
+
+/* units of a reset zone whose pages are let go between reschedules */
+#define NVMEV_ZONE_DROP_SLICE	4096
 
 static u64 nvmev_slba(const struct nvmev_io_req *req)
 {
@@ -69,28 +74,49 @@ u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
 	return NVMEV_SC_HELD;
 }
 
-struct nvmev_reset_ctx {
+struct nvmev_flash_ctx {
 	struct nvmev_dev *dev;
 	const struct nvmev_ns *ns;
 	u64 due;
 };
 
-/* a zone reset: its LBAs deallocated, timed as a deallocation */
-static void nvmev_zone_reset(void *arg, u64 zslba, u64 nlb)
+/*
+ * A zone's flash: a reset erases its blocks (the model deallocates its
+ * units, the store lets their pages go), a finish programs its buffered
+ * data. The action completes when the flash is done.
+ */
+static void nvmev_zone_flash(void *arg, u8 zsa, u64 zslba)
 {
-	struct nvmev_reset_ctx *ctx = arg;
+	struct nvmev_flash_ctx *ctx = arg;
+	struct nvmev_dev *dev = ctx->dev;
+	u64 off = ctx->ns->base + (zslba << ctx->ns->lba_shift);
+	u64 units = 1ull << (ctx->ns->zone_shift + ctx->ns->lba_shift - FTL_MAP_SHIFT);
+	u64 due, n;
 
-	ctx->due = max(ctx->due, nvmev_io_dealloc(ctx->dev, ctx->ns, zslba, nlb));
+	mutex_lock(&dev->model_lock);
+	if (zsa == NVME_ZONE_RESET)
+		ftl_zone_reset(dev->ftl, off, ktime_get_ns(), &due);
+	else
+		ftl_zone_finish(dev->ftl, off, ktime_get_ns(), &due);
+	mutex_unlock(&dev->model_lock);
+	ctx->due = max(ctx->due, due);
+	if (zsa != NVME_ZONE_RESET)
+		return;
+	for (off >>= FTL_MAP_SHIFT; units; off += n, units -= n) {
+		n = min_t(u64, units, NVMEV_ZONE_DROP_SLICE);
+		nvmev_store_drop(dev, off, n);
+		cond_resched();
+	}
 }
 
 u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
 			 const struct nvmev_io_req *req, u64 *due)
 {
-	struct nvmev_reset_ctx ctx = { dev, req->ns, ktime_get_ns() };
+	struct nvmev_flash_ctx ctx = { dev, req->ns, ktime_get_ns() };
 	u16 status;
 
 	status = nvmev_zns_manage(dev->zns[req->nsid - 1], req->zsa, req->slba,
-				  req->zone_all, nvmev_zone_reset, &ctx);
+				  req->zone_all, nvmev_zone_flash, &ctx);
 	*due = ctx.due;
 	return status;
 }
@@ -113,7 +139,8 @@ u16 nvmev_zone_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
 /*
  * The zones of namespace @nsid (laid out: nvmev_drive.c), as @conf sets
  * them: its size is whole zones of zone_mib, each writable for
- * zone_cap_mib (0: all of it), with the open and active limits.
+ * zone_cap_mib (0: all of it) over zone_width dies (0: all), with the
+ * open and active limits.
  */
 int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
 		       const struct nvmev_ns_conf *conf)
@@ -122,7 +149,10 @@ int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
 	u64 zone_mib = conf->zone_mib ?: NVMEV_ZONE_MIB;
 	u64 cap_mib = conf->zone_cap_mib ?: zone_mib;
 	u64 ns_mib = (ns->nsze << ns->lba_shift) >> 20;
+	u32 dies = ftl_get_geometry(dev->ftl)->dies;
+	char err[FTL_ERRMSG_LEN];
 	struct nvmev_zns *z;
+	int ret;
 
 	if (!is_power_of_2(zone_mib) || zone_mib > ns_mib) {
 		pr_err("%snamespace %u: zone_mib=%llu must be a power of two, at most the namespace's %llu MiB\n",
@@ -132,6 +162,11 @@ int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
 	if (cap_mib > zone_mib) {
 		pr_err("%snamespace %u: zone_cap_mib=%llu is more than zone_mib=%llu\n",
 		       dev->tag, nsid, cap_mib, zone_mib);
+		return -EINVAL;
+	}
+	if (conf->zone_width < 0 || conf->zone_width > dies) {
+		pr_err("%snamespace %u: zone_width=%d must be 1 to the drive's %u dies (0: all of them)\n",
+		       dev->tag, nsid, conf->zone_width, dies);
 		return -EINVAL;
 	}
 	if (conf->max_open < 0 || conf->max_active < 0 ||
@@ -154,6 +189,14 @@ int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
 		return -ENOMEM;
 	}
 	nvmev_zns_init(z);
+	ret = ftl_zoned_add(dev->ftl, ns->base, zone_mib << 20, cap_mib << 20,
+			    z->nr_zones, conf->zone_width ?: dies, err, sizeof(err));
+	if (ret) {
+		pr_err("%snamespace %u: %s\n", dev->tag, nsid, err);
+		kvfree(z->zones);
+		kfree(z);
+		return ret;
+	}
 	/* whole zones: a tail smaller than a zone is not the namespace's */
 	ns->nsze = (u64)z->nr_zones << z->zone_shift;
 	ns->zone_shift = z->zone_shift;

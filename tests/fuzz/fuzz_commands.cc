@@ -153,13 +153,27 @@ void fuzz_hint(Input& in) {
   }
 }
 
+// The model with, at times, its upper half zoned (1 MiB zones of any
+// capacity over 1-4 dies), taking writes anywhere, resets and finishes.
 void fuzz_model(Input& in) {
   nvmev::Model m(nvmev::small_config());
-  const uint64_t cap = m.capacity_bytes();
+  const uint64_t cap = m.capacity_bytes(), zoned = cap / 2, zone = 1 << 20;
+  const uint8_t zf = in.u8();
+  if (zf & 1)
+    m.add_zones(zoned, zone, (zf >> 1) % (zone / 4096) * 4096 + 4096,
+                static_cast<uint32_t>(zoned / zone), 1 + (zf >> 6) % m.geometry().dies);
   uint64_t now = 0;
   for (int i = 0; i < 64 && !in.empty(); i++) {
     ftl_cmd c{};
-    c.op = in.u8() % (FTL_OP_NR + 2);
+    c.op = in.u8() % (FTL_OP_NR + 4);
+    if (c.op >= FTL_OP_NR + 2) {  // a zone's reset or finish, at times of no zone
+      uint64_t z = in.u64(), off = z >> 63 ? z : zoned + z % (zoned / zone + 1) * zone;
+      now += in.u8() * 1000ull;
+      auto r = c.op == FTL_OP_NR + 2 ? m.zone_reset(off, now) : m.zone_finish(off, now);
+      if (r.status < FTL_OK || r.status > FTL_ERR_INVALID) fail("undefined zone status");
+      if (r.done_ns < now) fail("a zone action done before it began");
+      continue;
+    }
     c.hint = in.u8() % (FTL_HINT_INVALID + 3);
     uint64_t off = in.u64(), len = in.u64(), prev = in.u64();
     // mostly inside the drive, at times anywhere
@@ -448,15 +462,19 @@ struct ZnsSnapshot {
   }
 };
 
+// The zones an action asked the flash to reset or finish.
 struct Resets {
   const nvmev_zns* z;
   std::vector<uint32_t> zones;
+  std::vector<uint32_t> finished;
 };
 
-void zns_reset_cb(void* ctx, u64 zslba, u64 nlb) {
+void zns_flash_cb(void* ctx, u8 zsa, u64 zslba) {
   auto* r = static_cast<Resets*>(ctx);
-  if (zslba & (nlb - 1) || nlb != 1ull << r->z->zone_shift) fail("reset of no zone");
-  r->zones.push_back(static_cast<uint32_t>(zslba >> r->z->zone_shift));
+  if (zslba & ((1ull << r->z->zone_shift) - 1)) fail("flash action on no zone's start");
+  if (zsa != NVME_ZONE_RESET && zsa != NVME_ZONE_FINISH) fail("flash action neither reset nor finish");
+  (zsa == NVME_ZONE_RESET ? r->zones : r->finished)
+      .push_back(static_cast<uint32_t>(zslba >> r->z->zone_shift));
 }
 
 void fuzz_zns(Input& in) {
@@ -509,11 +527,15 @@ void fuzz_zns(Input& in) {
         break;
       }
       case 2: {  // a zone action, on one zone or all
-        Resets r{&z, {}};
+        Resets r{&z, {}, {}};
         const uint8_t zsa = in.u8() % 7;
-        st = nvmev_zns_manage(&z, zsa, zslba, op & 32, zns_reset_cb, &r);
+        st = nvmev_zns_manage(&z, zsa, zslba, op & 32, zns_flash_cb, &r);
         if (!kStatuses.count(st)) fail("undefined zone action status");
-        if (st && (!before.same(z) || !r.zones.empty())) fail("a refused action changed a zone");
+        if (st && (!before.same(z) || !r.zones.empty() || !r.finished.empty()))
+          fail("a refused action changed a zone");
+        for (uint32_t f : r.finished)
+          if (zones[f].state != NVMEV_ZS_FULL || before.zones[f].state == NVMEV_ZS_FULL)
+            fail("a finish that did not fill a zone, or of a full one");
         for (uint32_t reset : r.zones)
           if (zones[reset].state != NVMEV_ZS_EMPTY || before.zones[reset].state == NVMEV_ZS_EMPTY)
             fail("a reset that did not empty a zone, or of an empty one");

@@ -19,6 +19,7 @@ struct Zones {
   std::vector<nvmev_zone> zones = std::vector<nvmev_zone>(8);
   nvmev_zns z{};
   std::vector<u64> resets;
+  std::vector<u64> finishes;
 
   Zones(u32 max_open = 2, u32 max_active = 3) {
     z.zones = zones.data();
@@ -39,11 +40,12 @@ struct Zones {
     if (at) *at = lba;
     return st;
   }
-  static void on_reset(void* ctx, u64 zslba, u64) {
-    static_cast<Zones*>(ctx)->resets.push_back(zslba);
+  static void on_flash(void* ctx, u8 zsa, u64 zslba) {
+    auto* self = static_cast<Zones*>(ctx);
+    (zsa == NVME_ZONE_RESET ? self->resets : self->finishes).push_back(zslba);
   }
   u16 act(u8 zsa, u32 zone, bool all = false) {
-    return nvmev_zns_manage(&z, zsa, u64{zone} << 4, all, on_reset, this);
+    return nvmev_zns_manage(&z, zsa, u64{zone} << 4, all, on_flash, this);
   }
 };
 
@@ -121,6 +123,7 @@ TEST(Zns, InvalidTransitions) {
   EXPECT_EQ(s.act(NVME_ZONE_OPEN, 0), Dnr(NVME_SC_ZONE_INVALID_TRANSITION)) << "open a full zone";
   EXPECT_EQ(s.act(NVME_ZONE_CLOSE, 0), Dnr(NVME_SC_ZONE_INVALID_TRANSITION));
   EXPECT_EQ(s.act(NVME_ZONE_FINISH, 0), NVME_SC_SUCCESS) << "finishing a full zone does nothing";
+  EXPECT_EQ(s.finishes, (std::vector<u64>{0})) << "the flash finishes a zone once";
   EXPECT_EQ(s.act(NVME_ZONE_SET_DESC_EXT, 0), Dnr(NVME_SC_INVALID_FIELD));
   s.zones[5].state = NVMEV_ZS_READ_ONLY;
   EXPECT_EQ(s.write(80, 1), Dnr(NVME_SC_ZONE_READ_ONLY));
