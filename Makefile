@@ -20,7 +20,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints ext4 nio paths store scaling \
+.PHONY: all module sim deps check bench experiments timing hints zns ext4 nio paths store scaling \
 	dkms-install dkms-uninstall clean
 
 all: module sim
@@ -58,6 +58,10 @@ timing: deps sim
 # placement hints off/on in nvmev-sim and in a guest (nvmev-hint replay)
 hints: deps sim
 	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
+
+# zoned namespaces in nvmev-sim: zone width and open zones; zoned vs conventional
+zns: deps sim
+	scripts/zns-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/zns
 
 # fragmentation through ext4 with the host patches: hints off/on vs contiguous
 ext4: deps

@@ -4,16 +4,18 @@
 # and a zoned one, which Linux's zoned block stack takes as a host-managed
 # disk. The debug and patched kernels have no CONFIG_BLK_DEV_ZONED.
 
-# zns_drive [MAX_OPEN MAX_ACTIVE [CAP_MIB]]: drive "z", namespace 1
-# conventional (64 MiB), namespace 2 zoned (the other 192 MiB: 24 zones of
-# 8 MiB, 6 MiB writable, at most 2 open and 3 active by default; 0: no
-# limit); sets ZC (its controller) and Z1, Z2 (the disks)
+# zns_drive [MAX_OPEN MAX_ACTIVE [CAP_MIB [ZONE_WIDTH]]]: drive "z" (4
+# dies), namespace 1 conventional (64 MiB), namespace 2 zoned (the other
+# 192 MiB: 24 zones of 8 MiB, 6 MiB writable, at most 2 open and 3 active
+# by default, 0: no limit; each zone over all 4 dies by default); sets ZC
+# (its controller) and Z1, Z2 (the disks)
 zns_drive() {
 	mount_configfs
 	drive_mk z capacity_mib=256 channels=2 dies_per_channel=2 || return 1
 	mkdir "$CFS/z/namespaces/1" "$CFS/z/namespaces/2" || return 1
 	echo 64 >"$CFS/z/namespaces/1/size_mib"
-	for kv in zoned=1 zone_mib=8 zone_cap_mib="${3:-6}" max_open="${1:-2}" max_active="${2:-3}"; do
+	for kv in zoned=1 zone_mib=8 zone_cap_mib="${3:-6}" max_open="${1:-2}" max_active="${2:-3}" \
+		zone_width="${4:-0}"; do
 		echo "${kv#*=}" >"$CFS/z/namespaces/2/${kv%%=*}" || return 1
 	done
 	echo 1 >"$CFS/z/power" || return 1
@@ -131,6 +133,58 @@ test_zns_fio() {
 	check "rmmod" unload_nvmev
 }
 
+# zone_row ZONE COLUMN: a column of debugfs zones' row for the zoned
+# namespace's zone (nsid zone state wp first_die width blocks
+# host_write_units nand_write_units pad_units resets finishes erases)
+zone_row() {
+	awk -v z="$1" -v c="$2" '$1 == 2 && $2 == z { print $c }' /sys/kernel/debug/nvmev-z/zones
+}
+
+# die_col DIE COLUMN: a column of debugfs stats' row for a die of drive z
+# (die host_reads read_units read_collisions read_wait_ns buffer_hits
+# host_write_units programs gc_reads gc_copies erases ...)
+die_col() {
+	awk -v d="$1" -v c="$2" 'NR > 1 && $1 == d && NF >= 15 { print $c; exit }' \
+		/sys/kernel/debug/nvmev-z/stats
+}
+
+# Zones on flash, seen through debugfs: with zone_width=2 on the drive's
+# 4 dies, a full zone written through the block layer lands on its two
+# dies only, on blocks of its own (8 MiB: two 2 MiB blocks on each), and
+# reaches NAND exactly once (WAF 1, no GC); a finish programs the one
+# unit a zone buffers, padded to its program unit; a reset erases the
+# zone's blocks and gives them back.
+# tiers: stock
+test_zns_flash() {
+	check "insmod" load_nvmev || return 1
+	check "a drive with 2-die zones" zns_drive 0 0 8 2 || { drives_clean; return 1; }
+	check "zone 0 on dies 0-1" [ "$(zone_row 0 5):$(zone_row 0 6)" = 0:2 ]
+	check "zone 1 on dies 2-3" [ "$(zone_row 1 5):$(zone_row 1 6)" = 2:2 ]
+	check "a zone written whole" dd if=/dev/urandom of="$Z2" bs=1M count=8 oflag=direct 2>/dev/null
+	echo "zns_flash: zone 0: $(zone_row 0 7) blocks, $(zone_row 0 8) host units, $(zone_row 0 9) NAND units;" \
+		"die host units $(die_col 0 7) $(die_col 1 7) $(die_col 2 7) $(die_col 3 7)"
+	check "zone 0 full" [ "$(zone_field 0 zcond)" = "14(fu)" ]
+	check "2048 host units" [ "$(zone_row 0 8)" = 2048 ]
+	check "written to NAND once" [ "$(zone_row 0 9):$(zone_row 0 10)" = 2048:0 ]
+	check "on blocks of its own" [ "$(zone_row 0 7)" = 4 ]
+	check "on its dies only" [ "$(die_col 0 7):$(die_col 1 7):$(die_col 2 7):$(die_col 3 7)" = 1024:1024:0:0 ]
+	check "no GC" [ "$(($(die_col 0 10) + $(die_col 1 10)))" = 0 ]
+	check "4 KiB into zone 1" dd if=/dev/urandom of="$Z2" bs=4k count=1 seek=2048 oflag=direct 2>/dev/null
+	check "buffered, not programmed" [ "$(zone_row 1 9)" = 0 ]
+	check "finish zone 1" blkzone finish -o 16384 -c 1 "$Z2"
+	echo "zns_flash: zone 1 finished: $(zone_row 1 9) NAND units, $(zone_row 1 10) of them padding"
+	check "programmed, padded" [ "$(zone_row 1 9):$(zone_row 1 10):$(zone_row 1 12)" = 8:7:1 ]
+	e0=$(($(die_col 0 11) + $(die_col 1 11)))
+	check "reset zone 0" blkzone reset -o 0 -c 1 "$Z2"
+	echo "zns_flash: zone 0 reset: $(zone_row 0 13) erases, $(zone_row 0 7) blocks held"
+	check "its 4 blocks erased" [ "$(zone_row 0 13):$(($(die_col 0 11) + $(die_col 1 11) - e0))" = 4:4 ]
+	check "and given back" [ "$(zone_row 0 7):$(zone_row 0 11)" = 0:1 ]
+	head -c 1048576 /dev/zero >/tmp/z1m
+	check "reads zeroes" sh -c "dd if=$Z2 bs=1M count=1 iflag=direct 2>/dev/null | cmp - /tmp/z1m"
+	drives_clean
+	check "rmmod" unload_nvmev
+}
+
 # f2fs on the zoned namespace, its metadata on the same drive's
 # conventional one (mkfs.f2fs -m -c ZONED CONVENTIONAL; no open limit:
 # f2fs keeps six logs open): crc-verified files, a file read back
@@ -178,7 +232,9 @@ test_zns_bad_input() {
 		"zone_mib=128:zone_mib=128 must be a power of two, at most the namespace.s 96 MiB" \
 		"zone_cap_mib=32:zone_cap_mib=32 is more than zone_mib=16" \
 		"max_open=4:max_open=4 and max_active=2" \
-		"max_open=-1:max_open=-1 and max_active=0"; do
+		"max_open=-1:max_open=-1 and max_active=0" \
+		"zone_width=9:zone_width=9 must be 1 to the drive.s 8 dies" \
+		"zone_width=-1:zone_width=-1 must be 1 to the drive.s 8 dies"; do
 		kv=${bad%%:*} msg=${bad#*:}
 		[ "${kv%%=*}" = max_open ] && [ "${kv#*=}" = 4 ] && echo 2 >"$n/2/max_active"
 		echo "${kv#*=}" >"$n/2/${kv%%=*}"

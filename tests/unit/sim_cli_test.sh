@@ -26,6 +26,9 @@ expect 2 "granularity_bytes=1000 is not a multiple of 4096" fragment --granulari
 expect 2 "capacity too small for GC headroom" --blocks-per-plane 100 --op-percent 1 randwrite
 expect 2 "stride 6144 is not a multiple of 4 KiB" alignment --stride-min-kib 6 --stride-max-kib 6
 expect 2 "" --no-such-option randwrite
+expect 2 "zone width 9 dies: must be 1 to the drive's 8" --capacity-mib 256 zone-log --width 9
+expect 2 "total_bytes must hold a zone per stream" --capacity-mib 256 zone-sweep --open-zones 32
+expect 2 "fill_percent leaves no room" --capacity-mib 256 zone-log --fill-percent 99
 expect 2 "" randwrite --passes x
 expect 2 "" --format xml params
 expect 2 "A subcommand is required"
@@ -40,6 +43,11 @@ expect 0 "^op,ops,bytes" --format csv trace "$tmp/ok.trace"
 expect 0 "^stride_kib,iops" --format csv alignment --region-mib 16 --stride-max-kib 64 --reads 500
 expect 0 "relative_throughput" --format csv fragment --capacity-mib 1024
 expect 0 "write_amplification" --format csv --capacity-mib 64 --op-percent 20 --pages-per-block 16 randwrite --passes 1
+# zones on flash: the log workload never collects a zoned drive (WAF
+# exactly 1, no GC copy), while the conventional one amplifies
+expect 0 "^zoned,1.0,0," --format csv --capacity-mib 256 zone-log --passes 2 --fill-percent 70
+expect 0 "^conventional,\(1\.[0-9]*[1-9]\|[2-9]\)" --format csv --capacity-mib 256 zone-log --passes 2 --fill-percent 70
+expect 0 "^8,1," --format csv --capacity-mib 512 zone-sweep --widths 8 --open-zones 1
 
 # every parameter is listed by `params`, and options accept both spellings
 "$sim" --format csv params >"$tmp/params" || fails=$((fails + 1))
