@@ -166,6 +166,10 @@ void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t);
 /* The unit in slot @ppa is still in the write buffer, not yet programmed. */
 bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa);
 
+/* ftl_stats.c: print @fmt into @err, return @ret */
+ftl_printf(4, 5) int ftl_err(int ret, char *err, size_t errlen,
+			     const char *fmt, ...);
+
 /* ftl_zone.c: zoned regions */
 struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn);
 /* A write of units @first..@first+@n-1, all in one zone of @zr. */

@@ -87,17 +87,18 @@ u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block)
 	return ftl->blocks[ftl_blk_index(ftl, die, block)].erases;
 }
 
-/* Describe an inconsistency in @err and return -EIO. */
-static ftl_printf(3, 4) int ftl_bad(char *err, size_t errlen,
-				    const char *fmt, ...)
+int ftl_err(int ret, char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	ftl_vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	return -EIO;
+	return ret;
 }
+
+/* Describe an inconsistency in @err and return -EIO. */
+#define ftl_bad(err, errlen, ...)	ftl_err(-EIO, err, errlen, __VA_ARGS__)
 
 static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
 			   u32 *valid_out, char *err, size_t errlen)

@@ -321,16 +321,8 @@ static u64 ftl_zone_units_per_die(const struct ftl *ftl, u64 cap, u32 width)
 	return ftl_div64(granules + width - 1, width) * gran;
 }
 
-static ftl_printf(3, 4) int ftl_zoned_bad(char *err, size_t errlen,
-					  const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ftl_vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+/* Describe what is wrong with a zoned region in @err; -EINVAL. */
+#define ftl_zoned_bad(err, errlen, ...)	ftl_err(-EINVAL, err, errlen, __VA_ARGS__)
 
 static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 			   u64 cap_bytes, u32 nr_zones, u32 width, char *err,
