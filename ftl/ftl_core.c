@@ -207,6 +207,9 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 
 	if (zr)
 		return ftl_zone_write(ftl, zr, cmd, first, n, t, done);
+	/* from conventional space into a zoned region: no zone's write */
+	if (ftl_zoned_overlap(ftl, first, n))
+		return FTL_ERR_INVALID;
 	ftl_place_begin(ftl, cmd, first, n, &pc);
 	for (i = 0; i < n; i++) {
 		u32 lpn = (u32)(first + i), ppa, die;

@@ -172,6 +172,8 @@ ftl_printf(4, 5) int ftl_err(int ret, char *err, size_t errlen,
 
 /* ftl_zone.c: zoned regions */
 struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn);
+/* Units @first..@first+@n-1 touch a zoned region. */
+bool ftl_zoned_overlap(const struct ftl *ftl, u64 first, u64 n);
 /* A write of units @first..@first+@n-1, all in one zone of @zr. */
 int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 		   const struct ftl_cmd *cmd, u64 first, u64 n, u64 t,

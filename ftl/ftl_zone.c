@@ -56,6 +56,20 @@ struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn)
 	return NULL;
 }
 
+bool ftl_zoned_overlap(const struct ftl *ftl, u64 first, u64 n)
+{
+	u32 i;
+
+	for (i = 0; i < ftl->nr_zoned; i++) {
+		const struct ftl_zoned *zr = ftl->zoned[i];
+
+		if (first < zr->first + (u64)zr->nr_zones * zr->zone_units &&
+		    zr->first < first + n)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Where zone offset @o (units) lives: which of the zone's dies (@w) and
  * the position on it in the zone's own sequence of units there.

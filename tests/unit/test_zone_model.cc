@@ -159,6 +159,8 @@ TEST(ZoneModel, FlashIsWrittenOnceUntilTheReset) {
             FTL_ERR_INVALID)
       << "across the zone's end";
   now = z.m.zone_reset(z.zone_off(0), now).done_ns;
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, z.base - K4, 2 * K4), now).status, FTL_ERR_INVALID)
+      << "from conventional space into the first zone";
   ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), K4), now);
   EXPECT_EQ(z.m.check(), "");
 }
