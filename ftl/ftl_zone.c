@@ -42,32 +42,30 @@ static u32 ftl_zone_die(const struct ftl *ftl, const struct ftl_zoned *zr,
 	return (u32)ftl_mod64((u64)zone * zr->width + w, ftl->geo.dies);
 }
 
-struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn)
+/* The first zoned region that units @first..@first+@n-1 touch, if any. */
+static struct ftl_zoned *ftl_zoned_touched(const struct ftl *ftl, u64 first,
+					   u64 n)
 {
 	u32 i;
 
 	for (i = 0; i < ftl->nr_zoned; i++) {
 		struct ftl_zoned *zr = ftl->zoned[i];
 
-		if (lpn >= zr->first &&
-		    lpn - zr->first < (u64)zr->nr_zones * zr->zone_units)
+		if (first < zr->first + (u64)zr->nr_zones * zr->zone_units &&
+		    zr->first < first + n)
 			return zr;
 	}
 	return NULL;
 }
 
+struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn)
+{
+	return ftl_zoned_touched(ftl, lpn, 1);
+}
+
 bool ftl_zoned_overlap(const struct ftl *ftl, u64 first, u64 n)
 {
-	u32 i;
-
-	for (i = 0; i < ftl->nr_zoned; i++) {
-		const struct ftl_zoned *zr = ftl->zoned[i];
-
-		if (first < zr->first + (u64)zr->nr_zones * zr->zone_units &&
-		    zr->first < first + n)
-			return true;
-	}
-	return false;
+	return ftl_zoned_touched(ftl, first, n);
 }
 
 /*
@@ -372,15 +370,10 @@ static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 	if (ftl->nr_zoned == FTL_MAX_ZONED)
 		return ftl_zoned_bad(err, errlen, "at most %u zoned regions",
 				     FTL_MAX_ZONED);
-	for (i = 0; i < ftl->nr_zoned; i++) {
-		const struct ftl_zoned *zr = ftl->zoned[i];
-		u64 zr_end = zr->first + (u64)zr->nr_zones * zr->zone_units;
-
-		if (first < zr_end && zr->first < first + units)
-			return ftl_zoned_bad(err, errlen,
-					     "zones from %llu overlap a zoned region",
-					     (unsigned long long)off);
-	}
+	if (ftl_zoned_overlap(ftl, first, units))
+		return ftl_zoned_bad(err, errlen,
+				     "zones from %llu overlap a zoned region",
+				     (unsigned long long)off);
 	for (i = first; i < first + units; i++)
 		if (ftl->l2p[i] != FTL_NONE)
 			return ftl_zoned_bad(err, errlen,
