@@ -89,13 +89,14 @@ test_coalescing() {
 	check "rmmod" unload_nvmev
 }
 
-# Controller resets and namespace rescans while fio writes and verifies:
+# Controller resets and namespace rescans while fio writes and verifies
+# RESET_IO_MIB (default 64; the debug tier: less) in 16 KiB blocks:
 # the nvme driver requeues what was in flight, nothing is lost or fails.
 # tiers: stock debug debug_long
 test_reset_under_io() {
 	check "insmod" load_nvmev capacity_mib=128 || return 1
 	fio --name=resets --filename=/dev/nvme0n1 --direct=1 --ioengine=libaio \
-		--verify=crc32c --verify_fatal=1 --size=64M --bs=16k --rw=randwrite \
+		--verify=crc32c --verify_fatal=1 --size="${RESET_IO_MIB:-64}M" --bs=16k --rw=randwrite \
 		--iodepth=16 --output=/tmp/resets.out &
 	fio_pid=$!
 	for k in 1 2 3; do
