@@ -8,6 +8,7 @@ packages=(
 	libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
 	linux-headers-amd64 kmod
 	qemu-system-x86 linux-image-amd64 busybox-static fio nvme-cli e2fsprogs f2fs-tools
+	btrfs-progs
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms
 	cpio util-linux fdisk xz-utils zstd
 	shellcheck linux-source-6.1 xz-utils

@@ -26,7 +26,8 @@ for app in $("$root/bin/busybox" --list); do
 done
 
 # dynamically linked tools and every library they load
-tools=(fio nvme mke2fs e2fsck filefrag blkdiscard blkzone sfdisk mkfs.f2fs fsck.f2fs "${extra[@]}")
+tools=(fio nvme mke2fs e2fsck filefrag blkdiscard blkzone sfdisk mkfs.f2fs fsck.f2fs mkfs.btrfs btrfs
+	"${extra[@]}")
 for t in "${tools[@]}"; do
 	path=$(command -v "$t") || { echo "build-initramfs: $t not installed" >&2; exit 1; }
 	t=$(basename "$t")
@@ -59,17 +60,27 @@ add_module() {
 	done
 	order+=("$m")
 }
+# put_modules LIST: the modules add_module ordered, listed in LIST
+put_modules() {
+	local m f
+	: >"$root/modules/$1"
+	for m in "${order[@]}"; do
+		f=$(modinfo -k "$kver" -n "$m")
+		[ "$f" = "(builtin)" ] && continue
+		unpack_module "$f" "$root/modules/$m.ko"
+		echo "$m" >>"$root/modules/$1"
+	done
+}
 for m in configfs nvme ext4 f2fs crc32_generic crc32c_generic uio_pci_generic nvmet nvmet_tcp nvme_tcp \
 	virtio_pci virtio_net; do
 	modinfo -k "$kver" -n "$m" >/dev/null 2>&1 && add_module "$m"
 done
-: >"$root/modules/order"
-for m in "${order[@]}"; do
-	f=$(modinfo -k "$kver" -n "$m")
-	[ "$f" = "(builtin)" ] && continue
-	unpack_module "$f" "$root/modules/$m.ko"
-	echo "$m" >>"$root/modules/order"
-done
+put_modules order
+# loaded at boot (init.sh); btrfs only by the test that needs it: its
+# raid6_pq dependency benchmarks its algorithms when it loads
+order=()
+modinfo -k "$kver" -n btrfs >/dev/null 2>&1 && add_module btrfs
+put_modules order-btrfs
 # without its DWARF (4 MB of the 4.3 MB that a build against Debian's
 # headers makes): the kernel copies and walks the whole file at every
 # insmod, about a second of TCG time per load, and the tests load it
