@@ -59,9 +59,11 @@ timing: deps sim
 hints: deps sim
 	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
 
-# zoned namespaces in nvmev-sim: zone width and open zones; zoned vs conventional
+# zoned namespaces in nvmev-sim: zone width and open zones; zoned vs
+# conventional, there and through Linux's block layer in a stock guest
 zns: deps sim
 	scripts/zns-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/zns
+	scripts/zns-guest-experiment.sh $(RESULTS)/zns
 
 # fragmentation through ext4 with the host patches: hints off/on vs contiguous
 ext4: deps
