@@ -185,6 +185,25 @@ test_zns_flash() {
 	check "rmmod" unload_nvmev
 }
 
+# zns_fs_verify FS DEV: the file system FS, mounted from DEV at /mnt/FS:
+# crc-verified fio files, an 8 MiB file read back identical after a
+# remount; left unmounted, with the zones of $Z2 it holds in $fs_zones
+zns_fs_verify() {
+	mkdir -p "/mnt/$1"
+	check "mount" mount -t "$1" "$2" "/mnt/$1" || return 1
+	check "fio verify on $1" fio --name="$1" --directory="/mnt/$1" --size=24M --nrfiles=4 \
+		--rw=randwrite --bsrange=4k-64k --ioengine=psync --verify=crc32c --verify_fatal=1 \
+		--do_verify=1 --eta=never
+	dd if=/dev/urandom of=/tmp/fsfile bs=1M count=8 2>/dev/null
+	check "a file written" sh -c "cp /tmp/fsfile /mnt/$1/file && sync" || df "/mnt/$1"
+	check "umount" umount "/mnt/$1"
+	check "mount again" mount -t "$1" "$2" "/mnt/$1"
+	check "the file read back" cmp /tmp/fsfile "/mnt/$1/file"
+	check "umount again" umount "/mnt/$1"
+	fs_zones=$(blkzone report "$Z2" | grep -vc '1(em)')
+	echo "zns_$1: $fs_zones of 24 zones hold $1's data"
+}
+
 # f2fs on the zoned namespace, its metadata on the same drive's
 # conventional one (mkfs.f2fs -m -c ZONED CONVENTIONAL; no open limit:
 # f2fs keeps six logs open): crc-verified files, a file read back
@@ -198,19 +217,8 @@ test_zns_f2fs() {
 	check "insmod" load_nvmev || return 1
 	check "a drive with a zoned namespace" zns_drive 0 0 8 || { drives_clean; return 1; }
 	check "mkfs.f2fs" mkfs.f2fs -f -m -c "$Z2" "$Z1" || { drives_clean; return 1; }
-	mkdir -p /mnt/f2fs
-	check "mount" mount -t f2fs "$Z1" /mnt/f2fs || { drives_clean; return 1; }
-	check "fio verify on f2fs" fio --name=f2fs --directory=/mnt/f2fs --size=24M --nrfiles=4 \
-		--rw=randwrite --bsrange=4k-64k --ioengine=psync --verify=crc32c --verify_fatal=1 \
-		--do_verify=1 --eta=never
-	dd if=/dev/urandom of=/tmp/f2 bs=1M count=8 2>/dev/null
-	check "a file written" sh -c "cp /tmp/f2 /mnt/f2fs/file && sync" || df /mnt/f2fs
-	check "umount" umount /mnt/f2fs
-	check "mount again" mount -t f2fs "$Z1" /mnt/f2fs
-	check "the file read back" cmp /tmp/f2 /mnt/f2fs/file
-	check "umount again" umount /mnt/f2fs
-	echo "zns_f2fs: $(blkzone report "$Z2" | grep -vc '1(em)') of 24 zones hold f2fs's data"
-	check "the zones hold f2fs's data" [ "$(blkzone report "$Z2" | grep -vc '1(em)')" -ge 2 ]
+	zns_fs_verify f2fs "$Z1" || { drives_clean; return 1; }
+	check "the zones hold f2fs's data" [ "$fs_zones" -ge 2 ]
 	check "fsck.f2fs" fsck.f2fs -f --dry-run "$Z1" || grep FSCK /tmp/check.out
 	drives_clean
 	check "rmmod" unload_nvmev
@@ -236,19 +244,8 @@ test_zns_btrfs() {
 	check "a drive with a zoned namespace" zns_drive 0 0 8 || { drives_clean; return 1; }
 	check "mkfs.btrfs" mkfs.btrfs -f -d single -m single "$Z2" || { drives_clean; return 1; }
 	grep -i zoned /tmp/check.out | sed 's/^/zns_btrfs: mkfs: /'
-	mkdir -p /mnt/btrfs
-	check "mount" mount -t btrfs "$Z2" /mnt/btrfs || { drives_clean; return 1; }
-	check "fio verify on btrfs" fio --name=btrfs --directory=/mnt/btrfs --size=24M --nrfiles=4 \
-		--rw=randwrite --bsrange=4k-64k --ioengine=psync --verify=crc32c --verify_fatal=1 \
-		--do_verify=1 --eta=never
-	dd if=/dev/urandom of=/tmp/bt bs=1M count=8 2>/dev/null
-	check "a file written" sh -c "cp /tmp/bt /mnt/btrfs/file && sync"
-	check "umount" umount /mnt/btrfs
-	check "mount again" mount -t btrfs "$Z2" /mnt/btrfs
-	check "the file read back" cmp /tmp/bt /mnt/btrfs/file
-	check "umount again" umount /mnt/btrfs
-	echo "zns_btrfs: $(blkzone report "$Z2" | grep -vc '1(em)') of 24 zones hold btrfs's data"
-	check "the zones hold btrfs's data" [ "$(blkzone report "$Z2" | grep -vc '1(em)')" -ge 3 ]
+	zns_fs_verify btrfs "$Z2" || { drives_clean; return 1; }
+	check "the zones hold btrfs's data" [ "$fs_zones" -ge 3 ]
 	check "btrfs check" btrfs check "$Z2" || tail -5 /tmp/check.out
 	drives_clean
 	check "rmmod" unload_nvmev
