@@ -106,11 +106,12 @@ fileserver() {
 # With fewer appends (1024 on 64 files) the hinted files read at only
 # 0.84-0.86 of contiguous: which die a hint picks is random per append, and
 # with ~180 reads per die the busiest die is 10-15 % above the mean.
-# The bound is the paper's hinted figure (0.93). The hinted files now read
-# at 0.937-0.962 of contiguous (0.98-0.99 in late November): the two dies
-# of channel 2 carry about 6 % more of their reads than the mean, in every
-# run alike, with fewer NAND reads in all than the contiguous copy; a
-# bound of 95 % failed one run in three. Hints off: 0.88.
+# The bound is the paper's hinted figure (0.93). The hinted files read at
+# 0.937-0.962 of contiguous (0.98-0.99 before the append rules SQLite
+# needed, docs/ext4.md): the two dies of channel 2 carry about 6 % more
+# of their reads than the mean, in every run alike, with fewer NAND reads
+# in all than the contiguous copy; a bound of 95 % failed one run in
+# three. Hints off: 0.88.
 # tiers: patched
 test_ext4_fileserver() {
 	check "insmod" load_nvmev || return 1
