@@ -85,6 +85,7 @@ run_tier() {
 # the same test). Tiers TIERS does not want are left out.
 run_lanes() {
 	local lane t pids=() rc
+	rm -f "$build"/tier-*.rc
 	for lane in "$@"; do
 		(
 			for t in $lane; do
@@ -190,7 +191,6 @@ fi
 if wanted debug; then
 	debug_tree=$(scripts/kernel/build-kernel.sh --debug | tail -1) || debug_tree=
 fi
-rm -f "$build"/tier-*.rc
 run_lanes "guest patched" "guest612 debug"
 run_tier checkpatch scripts/checkpatch.sh
 run_tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The guest half of the zoned-namespace experiments
-# (scripts/zns-guest-experiment.sh, `make zns-guest`; busybox sh, sourced
+# (scripts/zns-guest-experiment.sh, part of `make zns`; busybox sh, sourced
 # by tests.sh; uses drives.sh's helpers): the simulator's zone-log
 # workload (docs/zns-experiments.md) through Linux's block layer, on two
 # drives of one geometry in one guest, one after the other: drive "zz"
@@ -104,12 +104,13 @@ zns_log_run() {
 	zl_host=$(value host_write_units "$zl_dbg/stats")
 	zl_nand=$(value nand_write_units "$zl_dbg/stats")
 	awk -v name="$zl_name" -v host="$zl_host" -v nand="$zl_nand" -v mib="$zl_mib" \
-		-v t="$(echo "$zl_t0 $zl_t1" | awk '{ print $2 - $1 }')" -v ts="$ZNS_LOG_SCALE" '
+		-v t0="$zl_t0" -v t1="$zl_t1" -v ts="$ZNS_LOG_SCALE" '
 		{ v[NR] = $1 }
 		END {
 			p99 = v[int(NR * 0.99 + 0.5)]
 			printf "zns_log_csv,%s,%.3f,%d,%d,%.1f,%.1f,%.1f\n", name, nand / host,
-				nand - host, mib, mib * 1.048576 * ts / t, p99 / 1000 / ts, v[NR] / 1000 / ts
+				nand - host, mib, mib * 1.048576 * ts / (t1 - t0), p99 / 1000 / ts,
+				v[NR] / 1000 / ts
 		}' /tmp/zl.lat >>/tmp/zl.csv
 }
 
