@@ -97,21 +97,31 @@ test_latency() {
 # The alignment (stride) experiment with fio on the raw device: 4 KiB
 # random reads at multiples of a stride, QD 64. Same knees as nvmev-sim:
 # full speed up to the granularity, then 1/2, 1/4, 1/8, periodic in the
-# stripe.
+# stripe. A busy host only ever takes IOPS away (one sweep on a shared CI
+# machine once put the 288K stride at 0.78 of full), so the sweep runs
+# twice and each stride keeps its better round: a model that lost a knee
+# still fails both.
 # tiers: stock
 test_alignment() {
 	check "insmod" load_nvmev capacity_mib=64 time_scale=100 || return 1
 	check "prefill" prefill 16
-	: >/tmp/align
-	for s in 4 32 64 128 256 288 320 512; do
-		iops=$(fio_terse 8 --name=align --filename=/dev/nvme0n1 --size=16M --bs=4k \
-			--blockalign=${s}k --rw=randread --ioengine=libaio --iodepth=64 \
-			--direct=1 --number_ios=1920 --randrepeat=0 2>/dev/null)
-		echo "$s $iops" >>/tmp/align
+	: >/tmp/align.rounds
+	for round in 1 2; do
+		for s in 4 32 64 128 256 288 320 512; do
+			iops=$(fio_terse 8 --name=align --filename=/dev/nvme0n1 --size=16M --bs=4k \
+				--blockalign=${s}k --rw=randread --ioengine=libaio --iodepth=64 \
+				--direct=1 --number_ios=1280 --randrepeat=0 2>/dev/null)
+			echo "$s $iops $round" >>/tmp/align.rounds
+		done
 	done
+	# /tmp/align: stride and its better round, in sweep order
+	awk '!($1 in best) { order[++n] = $1 } $2 > best[$1] { best[$1] = $2 }
+		END { for (i = 1; i <= n; i++) print order[i], best[order[i]] }' \
+		/tmp/align.rounds >/tmp/align
 	awk '$1 <= 32 && $2 > b { b = $2 } { v[NR] = $0 }
 		END { for (i = 1; i <= NR; i++) { split(v[i], f, " ")
 			printf "alignment: stride_kib=%d iops=%d relative=%.3f\n", f[1], f[2], f[2] / b } }' /tmp/align
+	echo "alignment: rounds (stride iops round):" $(cat /tmp/align.rounds)
 	check "4K full" between 4 850 1000
 	check "32K full" between 32 850 1000
 	check "64K half" between 64 400 620
