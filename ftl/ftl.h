@@ -77,6 +77,9 @@ struct ftl_stats {
 	u64 placement_fallbacks; /* writes moved off a die that had no room */
 	u64 wb_stalls;		/* writes that waited for buffer space */
 	u64 wb_stall_ns;
+	u64 pad_units;		/* padding programmed by write points */
+	u64 wpt_evictions;	/* stream points taken from another stream */
+	u64 wpt_idle_flushes;	/* stream points programmed when idle */
 
 	/* placement hints: commands received, honoured, ignored (why) */
 	u64 hint_append;

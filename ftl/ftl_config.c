@@ -96,7 +96,7 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 		blocks = ftl_max64(blocks,
 				   ftl_div64(logical + g->dies * die_block_units - 1,
 					     g->dies * die_block_units) +
-				   cfg->gc_fg_free_blocks + 2);
+				   cfg->gc_fg_free_blocks + 1 + g->wpts);
 		if (blocks > U32_MAX)
 			return ftl_err(err, errlen,
 				       "capacity_mib needs more than 2^32 blocks per die: raise pages_per_block");
@@ -174,6 +174,8 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	g->gran_units = (u32)(gran / FTL_MAP_UNIT);
 	g->stripe_bytes = gran * g->dies;
 
+	g->host_wpts = (u32)cfg->write_points_per_die;
+	g->wpts = g->host_wpts > 1 ? g->host_wpts + 1 : 1;
 	ret = ftl_derive_blocks(cfg, g, err, errlen);
 	if (ret)
 		return ret;
@@ -196,16 +198,17 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 
 	/*
 	 * GC relocates inside a die, so every die needs its own headroom:
-	 * the foreground threshold, one open block and one block that only
-	 * GC may take (so relocation always has a destination).
+	 * the foreground threshold, an open block per write point and one
+	 * block that only GC may take (so relocation always has a
+	 * destination).
 	 */
 	spare_per_die = ftl_div64(g->phys_units - g->logical_units,
 				  g->dies * (u64)g->units_per_block);
-	need_spare = g->gc_fg + 2;
+	need_spare = g->gc_fg + g->wpts + 1;
 	if (spare_per_die < need_spare) {
 		if (err && errlen)
 			ftl_snprintf(err, errlen,
-				     "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
+				     "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 1 + an open block per write point); raise op_percent or capacity, or lower pages_per_block or write_points_per_die",
 				     (unsigned long long)cfg->op_percent,
 				     (unsigned long long)spare_per_die,
 				     (unsigned long long)need_spare);
@@ -222,15 +225,16 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 
 	/*
 	 * Partly filled program units sit in the write buffer, up to one per
-	 * die; the buffer must also hold one more full unit or a write could
-	 * wait for space that is never released.
+	 * host write point; the buffer must also hold one more full unit or
+	 * a write could wait for space that is never released.
 	 */
-	if ((cfg->write_buffer_kib << 10) < (u64)(g->dies + 1) * pu_bytes) {
+	if ((cfg->write_buffer_kib << 10) <
+	    ((u64)g->dies * g->host_wpts + 1) * pu_bytes) {
 		if (err && errlen)
 			ftl_snprintf(err, errlen,
-				     "write_buffer_kib=%llu is too small: it must hold (dies + 1) program units = %llu KiB",
+				     "write_buffer_kib=%llu is too small: it must hold (dies x write_points_per_die + 1) program units = %llu KiB",
 				     (unsigned long long)cfg->write_buffer_kib,
-				     (unsigned long long)(((u64)(g->dies + 1) * pu_bytes) >> 10));
+				     (unsigned long long)((((u64)g->dies * g->host_wpts + 1) * pu_bytes) >> 10));
 		return -EINVAL;
 	}
 	g->wb_units = (u32)((cfg->write_buffer_kib << 10) / FTL_MAP_UNIT);
@@ -252,6 +256,7 @@ void ftl_config_scale(const struct ftl_config *cfg, struct ftl_geometry *g)
 	g->t_fw_write = cfg->fw_write_ns * cfg->time_scale;
 	g->t_fw_write_4k = cfg->fw_write_4k_ns * cfg->time_scale;
 	g->t_jitter = cfg->jitter_ns * cfg->time_scale;
+	g->t_wpt_idle = cfg->write_point_idle_ns * cfg->time_scale;
 }
 
 u64 ftl_xfer_ns(const struct ftl_geometry *g, u64 bytes, u64 mbps)

@@ -74,6 +74,14 @@
 	X(hint_wear_gap, 0, 0, 1000000,					\
 	  "place a hinted write round-robin when its die has this many "	\
 	  "more erases than the least-worn die; 0 = never")		\
+	X(write_points_per_die, 1, 1, 16,				\
+	  "open blocks taking host writes on each die: 1 = one shared by " \
+	  "every writer; more = one shared plus one per hinted stream, "	\
+	  "and GC gets its own")						\
+	X(write_point_idle_ns, 10000000, 1, 1000000000,		\
+	  "a stream write point's partly filled program unit is "	\
+	  "programmed, padded, after this long without a write (scaled " \
+	  "by time_scale)")						\
 	X(jitter_ns, 0, 0, 100000000,					\
 	  "added to every completion: uniform in [0, jitter_ns] ns (scaled " \
 	  "by time_scale); 0 = deterministic latency")			\
@@ -98,6 +106,8 @@ struct ftl_geometry {
 	u32 wb_units;		/* write buffer size in units */
 	u32 gc_bg;		/* free-block thresholds, per die */
 	u32 gc_fg;
+	u32 host_wpts;		/* write points per die for host data */
+	u32 wpts;		/* all of them, GC's included */
 	u64 units_per_die;
 	u64 phys_units;
 	u64 logical_units;	/* exported capacity in units */
@@ -112,6 +122,7 @@ struct ftl_geometry {
 	u64 t_fw_write;
 	u64 t_fw_write_4k;
 	u64 t_jitter;		/* most completion jitter */
+	u64 t_wpt_idle;		/* stream write point idle flush */
 	u64 time_scale;
 	u64 channel_mbps;
 	u64 link_mbps;

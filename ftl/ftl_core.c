@@ -17,7 +17,8 @@ static u64 ftl_tables_bytes(const struct ftl_geometry *g)
 	       g->phys_units * sizeof(((struct ftl *)0)->p2l[0]) +
 	       (u64)g->dies * g->blocks_per_die *
 	       sizeof(((struct ftl *)0)->blocks[0]) +
-	       (u64)g->dies * sizeof(((struct ftl *)0)->dies[0]);
+	       (u64)g->dies * sizeof(((struct ftl *)0)->dies[0]) +
+	       (u64)g->dies * g->wpts * sizeof(((struct ftl *)0)->wpts[0]);
 }
 
 int ftl_metadata_bytes(const struct ftl_config *cfg, u64 *bytes, char *err,
@@ -63,14 +64,20 @@ int ftl_create(const struct ftl_config *cfg, struct ftl **out, char *err,
 	ftl->dies = ftl_zalloc(ftl->geo.dies, sizeof(*ftl->dies));
 	if (!ftl->dies)
 		goto err_blocks;
-	if (ftl_timing_init(ftl))
+	ftl->wpts = ftl_zalloc((size_t)ftl->geo.dies * ftl->geo.wpts,
+			       sizeof(*ftl->wpts));
+	if (!ftl->wpts)
 		goto err_dies;
+	if (ftl_timing_init(ftl))
+		goto err_wpts;
 
 	ftl_map_init(ftl);
 	ftl_place_init(ftl);
 	*out = ftl;
 	return 0;
 
+err_wpts:
+	ftl_free(ftl->wpts);
 err_dies:
 	ftl_free(ftl->dies);
 err_blocks:
@@ -97,6 +104,7 @@ void ftl_destroy(struct ftl *ftl)
 		return;
 	ftl_zoned_free(ftl);
 	ftl_timing_free(ftl);
+	ftl_free(ftl->wpts);
 	ftl_free(ftl->dies);
 	ftl_free(ftl->blocks);
 	ftl_free(ftl->p2l);
@@ -167,18 +175,21 @@ static int ftl_read(struct ftl *ftl, u64 first, u64 n, u64 now, u64 *done)
 }
 
 /*
- * Preferred die first, then its neighbours, so a full die never fails a
- * write that another die can take.
+ * Preferred die and write point first, then the shared points of its
+ * neighbours, so a full die never fails a write that another die can
+ * take.
  */
-static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, bool hinted, u64 t,
-			       u32 *ppa, u32 *got_die)
+static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u32 *w, bool hinted,
+			       u64 t, u32 *ppa, u32 *got_die)
 {
 	u32 k;
 
 	for (k = 0; k < ftl->geo.dies; k++) {
 		u32 d = (die + k) % ftl->geo.dies;
 
-		if (!ftl_alloc_slot(ftl, d, false, t, ppa)) {
+		if (k)
+			*w = 0;
+		if (!ftl_alloc_slot(ftl, d, *w, false, t, ppa)) {
 			if (k)
 				ftl->st.placement_fallbacks++;
 			if (k && hinted)
@@ -210,15 +221,15 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 	/* from conventional space into a zoned region: no zone's write */
 	if (ftl_zoned_overlap(ftl, first, n))
 		return FTL_ERR_INVALID;
-	ftl_place_begin(ftl, cmd, first, n, &pc);
+	ftl_place_begin(ftl, cmd, first, n, t, &pc);
 	for (i = 0; i < n; i++) {
-		u32 lpn = (u32)(first + i), ppa, die;
+		u32 lpn = (u32)(first + i), ppa, die, w;
 
 		/* buffer space first, then the DMA of this unit */
 		t = ftl_bw_reserve(ftl, &ftl->link_rx, ftl_wbuf_acquire(ftl, t),
 				   FTL_MAP_UNIT);
-		die = ftl_place_die(ftl, &pc, lpn);
-		if (ftl_alloc_host_slot(ftl, die,
+		die = ftl_place_die(ftl, &pc, lpn, t, &w);
+		if (ftl_alloc_host_slot(ftl, die, &w,
 					pc.mode != FTL_PLACE_ROUND_ROBIN, t,
 					&ppa, &die)) {
 			ftl->wb.used--;		/* the unit never entered */
@@ -228,7 +239,7 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 		ftl_invalidate(ftl, lpn);
 		ftl->p2l[ppa] = lpn;
 		ftl->l2p[lpn] = ppa;
-		ftl_place_note(ftl, &pc, die, ppa);
+		ftl_place_note(ftl, &pc, die, w, ppa, t);
 		ftl->dies[die].st.host_write_units++;
 		ftl->st.host_write_units++;
 	}

@@ -32,15 +32,30 @@ struct ftl_block {
 	u8 state;
 };
 
-struct ftl_die {
-	u64 busy_until;		/* NAND timeline of this die */
-	u32 open_blk;		/* block taking writes, FTL_NONE if none */
-	u32 wp;			/* next unit in open_blk */
+/*
+ * A write point: an open block taking writes, and the granule placement
+ * is filling in it. Every die has write_points_per_die of them for host
+ * data: point 0 is shared (the round-robin cursor, unhinted writes,
+ * overwrites), the others each take one hinted stream at a time, so a
+ * file's small appends fill program units of their own, as the open
+ * blocks of a multi-stream SSD do. With more than one, GC has a point of
+ * its own too (the last); with one, GC shares point 0.
+ */
+struct ftl_wpt {
+	u32 blk;		/* open block, FTL_NONE if none */
+	u32 wp;			/* next unit in blk */
 	u32 pu_host_units;	/* host units in the open program unit */
-	/* placement: the granule this die is filling (ftl_placement.c) */
+	/* placement: the granule this point is filling (ftl_placement.c) */
 	u32 gran_fill;		/* host units in it */
 	u32 gran_gen;		/* granules completed so far */
 	u32 gran_start;		/* slot of its first unit */
+	u64 last_use;		/* time its last host unit arrived */
+	u64 seq;		/* placement order of that unit (eviction) */
+};
+
+struct ftl_die {
+	u64 busy_until;		/* NAND timeline of this die */
+	struct ftl_wpt *wpt;	/* its write points (geo.wpts) */
 	u32 free_head;
 	u32 free_tail;
 	u32 free_count;
@@ -112,6 +127,9 @@ struct ftl {
 	u32 *p2l;		/* ppa -> logical unit */
 	struct ftl_block *blocks;
 	struct ftl_die *dies;
+	struct ftl_wpt *wpts;	/* [die][geo.wpts] */
+	u64 place_seq;		/* host units placed, for ftl_wpt.seq */
+	u64 wpt_flush_at;	/* earliest a stream point may be due */
 	struct ftl_bw *chan;	/* per-channel transfers */
 	struct ftl_bw link_rx;	/* host -> device */
 	struct ftl_bw link_tx;	/* device -> host */
@@ -140,6 +158,12 @@ static inline u32 ftl_ppa(const struct ftl *ftl, u32 die, u32 blk, u32 off)
 	return ftl_blk_index(ftl, die, blk) * ftl->geo.units_per_block + off;
 }
 
+/* The write point GC copies into. */
+static inline u32 ftl_gc_wpt(const struct ftl *ftl)
+{
+	return ftl->geo.wpts - 1;
+}
+
 static inline u32 ftl_channel_of(const struct ftl *ftl, u32 die)
 {
 	/* channel-first numbering: consecutive dies sit on different channels */
@@ -158,7 +182,12 @@ u64 ftl_nand_read(struct ftl *ftl, u32 die, u64 t, u32 units);
 
 /* ftl_map.c: blocks, slots, GC */
 void ftl_map_init(struct ftl *ftl);
-int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa);
+int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
+		   u32 *ppa);
+/* Program write point @w's partly filled program unit, padded, at @t. */
+void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t);
+/* The block @blk of @die is the open block of one of its write points. */
+struct ftl_wpt *ftl_wpt_of_block(const struct ftl *ftl, u32 die, u32 blk);
 void ftl_invalidate(struct ftl *ftl, u32 lpn);
 void ftl_free_push(struct ftl *ftl, u32 die, u32 blk);
 u32 ftl_free_pop(struct ftl *ftl, u32 die);
@@ -192,7 +221,8 @@ enum ftl_place_mode {
 struct ftl_place_cmd {
 	u8 mode;
 	u32 die;		/* STREAM: die of the next unit */
-	u32 gen;		/* STREAM: @die's gran_gen when we came to it */
+	u32 w;			/* STREAM: its write point there */
+	u32 gen;		/* STREAM: that point's gran_gen when we came */
 	u64 wear_limit;		/* OLD_DIE: erases above which a die is avoided */
 };
 
@@ -202,11 +232,20 @@ void ftl_place_init(struct ftl *ftl);
  * account its hint).
  */
 void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
-		     u64 n, struct ftl_place_cmd *pc);
-/* Die for the next unit, logical unit @lpn, of a command. */
-u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn);
-/* A host unit went to slot @ppa of @die (which may not be the one asked). */
+		     u64 n, u64 t, struct ftl_place_cmd *pc);
+/*
+ * Die and write point (*@w) for the next unit, logical unit @lpn, of a
+ * command whose data is ready at @t.
+ */
+u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn, u64 t,
+		  u32 *w);
+/*
+ * A host unit went to slot @ppa of @die's write point @w (which may not be
+ * the ones asked) at @t.
+ */
 void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
-		    u32 ppa);
+		    u32 w, u32 ppa, u64 t);
+/* Stream write points idle since before @now: program them, padded. */
+void ftl_place_idle(struct ftl *ftl, u64 now);
 
 #endif /* FTL_INTERNAL_H */

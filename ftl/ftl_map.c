@@ -2,10 +2,11 @@
 /*
  * Block management and garbage collection, per die.
  *
- * Each die has its own free list and one open block. GC is greedy (the
- * full block with the fewest valid units) and relocates valid units into
- * the open block of the *same* die, so the die a placement policy chose
- * survives garbage collection.
+ * Each die has its own free list and an open block per write point. GC is
+ * greedy (the full block with the fewest valid units) and relocates valid
+ * units into an open block of the *same* die (its own write point's, or
+ * the shared one's with one write point per die), so the die a placement
+ * policy chose survives garbage collection.
  */
 #include "ftl_internal.h"
 
@@ -58,8 +59,11 @@ void ftl_map_init(struct ftl *ftl)
 	ftl->dies_below_bg = 0;
 	for (die = 0; die < g->dies; die++) {
 		struct ftl_die *d = &ftl->dies[die];
+		u32 w;
 
-		d->open_blk = FTL_NONE;
+		d->wpt = &ftl->wpts[(size_t)die * g->wpts];
+		for (w = 0; w < g->wpts; w++)
+			d->wpt[w].blk = FTL_NONE;
 		d->free_head = FTL_NONE;
 		d->free_tail = FTL_NONE;
 		/* counted below bg until the pushes below lift it */
@@ -139,8 +143,8 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 			d->st.gc_reads++;
 		}
 		/* cannot fail: the reserve block is ours (see FTL_GC_RESERVE) */
-		if (ftl_warn_once(ftl_alloc_slot(ftl, die, true, d->busy_until,
-						 &dst)))
+		if (ftl_warn_once(ftl_alloc_slot(ftl, die, ftl_gc_wpt(ftl), true,
+						 d->busy_until, &dst)))
 			return false;
 		ftl->p2l[base + off] = FTL_NONE;
 		vb->valid--;
@@ -190,6 +194,7 @@ void ftl_idle(struct ftl *ftl, u64 now)
 {
 	u32 die, limit = ftl->geo.units_per_block / 2 + 1;
 
+	ftl_place_idle(ftl, now);
 	if (!ftl->dies_below_bg)
 		return;
 	for (die = 0; die < ftl->geo.dies; die++) {
@@ -201,61 +206,94 @@ void ftl_idle(struct ftl *ftl, u64 now)
 	}
 }
 
+/* A write point's program unit is complete at @t (padded or full). */
+static void ftl_wpt_program(struct ftl *ftl, u32 die, struct ftl_wpt *p,
+			    u64 t)
+{
+	ftl_program(ftl, die, t, p->pu_host_units);
+	p->pu_host_units = 0;
+	if (p->wp == ftl->geo.units_per_block) {
+		ftl->blocks[ftl_blk_index(ftl, die, p->blk)].state = FTL_BLK_FULL;
+		p->blk = FTL_NONE;
+	}
+}
+
 /*
- * Take the next 4 KiB slot of @die's open block for data ready at @t and
- * count it valid (the caller records the owner in P2L). Host writes
- * (gc == false) may trigger foreground GC and never take the GC reserve.
- * Programs the program unit when this slot completes it.
- * Returns 0, or -ENOSPC when the die has no room even after GC.
+ * Take the next 4 KiB slot of the open block of @die's write point @w for
+ * data ready at @t and count it valid (the caller records the owner in
+ * P2L). Host writes (gc == false) may trigger foreground GC and never
+ * take the GC reserve. Programs the program unit when this slot completes
+ * it. Returns 0, or -ENOSPC when the die has no room even after GC.
  */
-int ftl_alloc_slot(struct ftl *ftl, u32 die, bool gc, u64 t, u32 *ppa)
+int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
+		   u32 *ppa)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_die *d = &ftl->dies[die];
-	struct ftl_block *ob;
+	struct ftl_wpt *p = &d->wpt[w];
 
-	if (d->open_blk == FTL_NONE) {
+	if (p->blk == FTL_NONE) {
 		if (!gc && d->free_count <= g->gc_fg)
 			ftl_gc_foreground(ftl, die, t);
 		/* GC may have opened a block for its copies: use it */
-		if (d->open_blk == FTL_NONE) {
+		if (p->blk == FTL_NONE) {
 			if (d->free_count <= (gc ? 0 : FTL_GC_RESERVE))
 				return -ENOSPC;
-			d->open_blk = ftl_free_pop(ftl, die);
-			d->wp = 0;
-			d->pu_host_units = 0;
+			p->blk = ftl_free_pop(ftl, die);
+			p->wp = 0;
+			p->pu_host_units = 0;
 		}
 	}
 
-	ob = &ftl->blocks[ftl_blk_index(ftl, die, d->open_blk)];
-	*ppa = ftl_ppa(ftl, die, d->open_blk, d->wp);
-	d->wp++;
+	*ppa = ftl_ppa(ftl, die, p->blk, p->wp);
+	p->wp++;
 	d->valid_units++;
-	ob->valid++;
+	ftl->blocks[ftl_blk_index(ftl, die, p->blk)].valid++;
 	if (!gc)
-		d->pu_host_units++;
-	if (d->wp % g->pu_units == 0) {
-		ftl_program(ftl, die, gc ? d->busy_until : t, d->pu_host_units);
-		d->pu_host_units = 0;
-	}
-	if (d->wp == g->units_per_block) {
-		ob->state = FTL_BLK_FULL;
-		d->open_blk = FTL_NONE;
-	}
+		p->pu_host_units++;
+	if (p->wp % g->pu_units == 0)
+		ftl_wpt_program(ftl, die, p, gc ? d->busy_until : t);
 	return 0;
+}
+
+void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_wpt *p = &ftl->dies[die].wpt[w];
+	u32 pad;
+
+	if (p->blk == FTL_NONE || !(p->wp % g->pu_units))
+		return;
+	pad = g->pu_units - p->wp % g->pu_units;
+	p->wp += pad;
+	ftl->st.pad_units += pad;
+	ftl_wpt_program(ftl, die, p, t);
+}
+
+struct ftl_wpt *ftl_wpt_of_block(const struct ftl *ftl, u32 die, u32 blk)
+{
+	struct ftl_wpt *p = ftl->dies[die].wpt;
+	u32 w;
+
+	for (w = 0; w < ftl->geo.wpts; w++)
+		if (p[w].blk == blk)
+			return &p[w];
+	return NULL;
 }
 
 bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	u32 die = ftl_die_of(ftl, ppa);
-	const struct ftl_die *d = &ftl->dies[die];
 	const struct ftl_block *b = &ftl->blocks[ppa / g->units_per_block];
 	u32 in_die = ppa - die * (u32)g->units_per_die;
-	u32 blk = in_die / g->units_per_block;
 	u32 off = in_die % g->units_per_block;
+	const struct ftl_wpt *p;
 
 	if (b->state == FTL_BLK_ZONE)
 		return off >= b->prog;
-	return blk == d->open_blk && off >= d->wp - d->wp % g->pu_units;
+	if (b->state != FTL_BLK_OPEN)
+		return false;
+	p = ftl_wpt_of_block(ftl, die, in_die / g->units_per_block);
+	return p && off >= p->wp - p->wp % g->pu_units;
 }

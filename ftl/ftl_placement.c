@@ -38,49 +38,139 @@
  */
 #include "ftl_internal.h"
 
+static struct ftl_wpt *ftl_pt(const struct ftl *ftl, u32 die, u32 w)
+{
+	return &ftl->dies[die].wpt[w];
+}
+
 void ftl_place_init(struct ftl *ftl)
 {
-	u32 die;
+	u32 die, w;
 
 	for (die = 0; die < ftl->geo.dies; die++) {
-		ftl->dies[die].gran_fill = 0;
-		ftl->dies[die].gran_gen = 0;
-		ftl->dies[die].gran_start = FTL_NONE;
+		for (w = 0; w < ftl->geo.wpts; w++) {
+			struct ftl_wpt *p = ftl_pt(ftl, die, w);
+
+			p->gran_fill = 0;
+			p->gran_gen = 0;
+			p->gran_start = FTL_NONE;
+			p->last_use = 0;
+			p->seq = 0;
+		}
 	}
 	ftl->place.last_ppa = FTL_NONE;
 	ftl->place.die = 0;
 	ftl->place.gen = 0;
+	ftl->place_seq = 0;
+	ftl->wpt_flush_at = U64_MAX;
+}
+
+/* A stream point's granule ends early: its program unit was programmed. */
+static void ftl_granule_close(struct ftl_wpt *p)
+{
+	if (p->gran_fill) {
+		p->gran_fill = 0;
+		p->gran_gen++;
+	}
 }
 
 void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
-		    u32 ppa)
+		    u32 w, u32 ppa, u64 t)
 {
-	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_wpt *p = ftl_pt(ftl, die, w);
 
 	/*
 	 * An append straight after an overwrite is not the back of a split
 	 * append: it is another extent, read by a command of its own.
 	 */
 	ftl->place.last_ppa = pc->mode == FTL_PLACE_OLD_DIE ? FTL_NONE : ppa;
-	if (!d->gran_fill)
-		d->gran_start = ppa;
-	if (++d->gran_fill == ftl->geo.gran_units) {
-		d->gran_fill = 0;
-		d->gran_gen++;
+	if (!p->gran_fill)
+		p->gran_start = ppa;
+	p->last_use = t;
+	p->seq = ++ftl->place_seq;
+	if (++p->gran_fill == ftl->geo.gran_units) {
+		p->gran_fill = 0;
+		p->gran_gen++;
 	}
+	if (w && t + ftl->geo.t_wpt_idle < ftl->wpt_flush_at)
+		ftl->wpt_flush_at = t + ftl->geo.t_wpt_idle;
+}
+
+void ftl_place_idle(struct ftl *ftl, u64 now)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 next = U64_MAX;
+	u32 die, w;
+
+	if (now < ftl->wpt_flush_at)
+		return;
+	for (die = 0; die < g->dies; die++) {
+		for (w = 1; w < g->host_wpts; w++) {
+			struct ftl_wpt *p = ftl_pt(ftl, die, w);
+			u64 due = p->last_use + g->t_wpt_idle;
+
+			if (p->blk == FTL_NONE || !(p->wp % g->pu_units))
+				continue;
+			if (due > now) {
+				next = ftl_min64(next, due);
+				continue;
+			}
+			ftl_wpt_pad(ftl, die, w, due);
+			ftl_granule_close(p);
+			ftl->st.wpt_idle_flushes++;
+		}
+	}
+	ftl->wpt_flush_at = next;
 }
 
 /*
- * Die for the next unit of a cursor sitting on *@die since that die's
- * granule generation *@gen: the next die once that granule is complete.
+ * A stream point of @die for a stream that starts there at @t: a free one
+ * (nothing in its granule), else the least recently used, evicted. With
+ * one write point per die, the shared one.
+ */
+static u32 ftl_stream_take(struct ftl *ftl, u32 die, u64 t)
+{
+	u32 w, lru = 1;
+
+	if (ftl->geo.host_wpts == 1)
+		return 0;
+	for (w = 1; w < ftl->geo.host_wpts; w++) {
+		struct ftl_wpt *p = ftl_pt(ftl, die, w);
+
+		if (!p->gran_fill)
+			return w;
+		if (p->seq < ftl_pt(ftl, die, lru)->seq)
+			lru = w;
+	}
+	ftl_wpt_pad(ftl, die, lru, t);
+	ftl_granule_close(ftl_pt(ftl, die, lru));
+	ftl->st.wpt_evictions++;
+	return lru;
+}
+
+/*
+ * Die for the next unit of the round-robin cursor sitting on *@die since
+ * that die's shared granule generation *@gen: the next die once that
+ * granule is complete.
  */
 static u32 ftl_cursor_die(struct ftl *ftl, u32 *die, u32 *gen)
 {
-	if (ftl->dies[*die].gran_gen != *gen) {
+	if (ftl_pt(ftl, *die, 0)->gran_gen != *gen) {
 		*die = (*die + 1) % ftl->geo.dies;
-		*gen = ftl->dies[*die].gran_gen;
+		*gen = ftl_pt(ftl, *die, 0)->gran_gen;
 	}
 	return *die;
+}
+
+/* The same for a hinted stream, which takes a write point on each die. */
+static u32 ftl_stream_die(struct ftl *ftl, struct ftl_place_cmd *pc, u64 t)
+{
+	if (ftl_pt(ftl, pc->die, pc->w)->gran_gen != pc->gen) {
+		pc->die = (pc->die + 1) % ftl->geo.dies;
+		pc->w = ftl_stream_take(ftl, pc->die, t);
+		pc->gen = ftl_pt(ftl, pc->die, pc->w)->gran_gen;
+	}
+	return pc->die;
 }
 
 void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units)
@@ -88,10 +178,10 @@ void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units)
 	u32 d = ftl->place.die, gen = ftl->place.gen;
 
 	/* where ftl_cursor_die() would put the next unit, without moving */
-	if (ftl->dies[d].gran_gen != gen)
+	if (ftl_pt(ftl, d, 0)->gran_gen != gen)
 		d = (d + 1) % ftl->geo.dies;
 	*die = d;
-	*granule_units = ftl->dies[d].gran_fill;
+	*granule_units = ftl_pt(ftl, d, 0)->gran_fill;
 }
 
 static u32 ftl_round_robin(struct ftl *ftl)
@@ -112,54 +202,63 @@ static u64 ftl_wear_limit(const struct ftl *ftl)
 	return least + ftl->cfg.hint_wear_gap;
 }
 
-/* Units of the granule @die is filling that are still free. */
+/* Units of the shared granule @die is filling that are still free. */
 static u32 ftl_granule_room(const struct ftl *ftl, u32 die)
 {
-	return ftl->geo.gran_units - ftl->dies[die].gran_fill;
+	return ftl->geo.gran_units - ftl_pt(ftl, die, 0)->gran_fill;
 }
 
 /*
  * Die for @n units that do not continue @prev_die's granule: the die after
- * it, or the one after that (never @prev_die) when @n is smaller than a
- * granule and fits in what is left of that die's but not of the first's.
+ * it, or with one write point per die the one after that (never
+ * @prev_die) when @n is smaller than a granule and fits in what is left of
+ * that die's but not of the first's. A stream point always starts a
+ * granule of its own, so with several the die after it is right.
  */
 static u32 ftl_fitting_die(const struct ftl *ftl, u32 prev_die, u64 n)
 {
 	u32 die = (prev_die + 1) % ftl->geo.dies;
 	u32 next = (die + 1) % ftl->geo.dies;
 
-	if (n < ftl->geo.gran_units && n > ftl_granule_room(ftl, die) &&
-	    next != prev_die && n <= ftl_granule_room(ftl, next))
+	if (ftl->geo.host_wpts == 1 && n < ftl->geo.gran_units &&
+	    n > ftl_granule_room(ftl, die) && next != prev_die &&
+	    n <= ftl_granule_room(ftl, next))
 		return next;
 	return die;
 }
 
 /*
- * Whether a write starting at logical unit @first continues the granule
- * holding @ppa, the copy of its previous block @prev: that granule is
- * still being filled (@ppa is in the same erase block, at or after its
- * first unit), and the write either starts at the logical block after
- * @prev or comes straight after it, no other unit placed in between and
- * @prev not placed by an overwrite (a file system that split one append
- * over two extents: moving on would leave two granules part-filled).
+ * The write point whose granule a write starting at logical unit @first
+ * continues, @ppa being the copy of its previous block @prev; FTL_NONE if
+ * none. That granule is still being filled (@ppa is in the same erase
+ * block, at or after its first unit), and the write either starts at the
+ * logical block after @prev or comes straight after it, no other unit
+ * placed in between and @prev not placed by an overwrite (a file system
+ * that split one append over two extents: moving on would leave two
+ * granules part-filled).
  */
-static bool ftl_extends_granule(const struct ftl *ftl, u64 first, u64 prev,
-				u32 ppa)
+static u32 ftl_extends_granule(const struct ftl *ftl, u64 first, u64 prev,
+			       u32 ppa)
 {
-	const struct ftl_die *d = &ftl->dies[ftl_die_of(ftl, ppa)];
-	u32 upb = ftl->geo.units_per_block;
+	u32 die = ftl_die_of(ftl, ppa), upb = ftl->geo.units_per_block, w;
 
-	if (!d->gran_fill || ppa < d->gran_start ||
-	    ppa / upb != d->gran_start / upb)
-		return false;
-	return first == prev + 1 || ppa == ftl->place.last_ppa;
+	if (first != prev + 1 && ppa != ftl->place.last_ppa)
+		return FTL_NONE;
+	for (w = 0; w < ftl->geo.host_wpts; w++) {
+		const struct ftl_wpt *p = ftl_pt(ftl, die, w);
+
+		if (p->gran_fill && ppa >= p->gran_start &&
+		    ppa / upb == p->gran_start / upb)
+			return w;
+	}
+	return FTL_NONE;
 }
 
 static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
-			     u64 first, u64 n, struct ftl_place_cmd *pc)
+			     u64 first, u64 n, u64 t, struct ftl_place_cmd *pc)
 {
 	u64 prev = cmd->hint_prev_off >> FTL_MAP_SHIFT;
-	u32 ppa, die;
+	u32 ppa, die, w;
 
 	if (cmd->hint_prev_off >= ftl_capacity_bytes(ftl)) {
 		ftl->st.hint_ignored_range++;
@@ -171,21 +270,25 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 		return;
 	}
 	die = ftl_die_of(ftl, ppa);
-	if (!ftl_extends_granule(ftl, first, prev, ppa))
+	w = ftl_extends_granule(ftl, first, prev, ppa);
+	if (w == FTL_NONE)
 		die = ftl_fitting_die(ftl, die, n);
 	if (ftl->dies[die].erases_total > ftl_wear_limit(ftl)) {
 		ftl->st.hint_ignored_wear++;
 		return;
 	}
+	if (w == FTL_NONE)
+		w = ftl_stream_take(ftl, die, t);
 	pc->mode = FTL_PLACE_STREAM;
 	pc->die = die;
-	pc->gen = ftl->dies[die].gran_gen;
+	pc->w = w;
+	pc->gen = ftl_pt(ftl, die, w)->gran_gen;
 	ftl->st.hint_honoured++;
 }
 
 /* Called for writes only; ftl_submit() counts hints on other commands. */
 void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
-		     u64 n, struct ftl_place_cmd *pc)
+		     u64 n, u64 t, struct ftl_place_cmd *pc)
 {
 	pc->mode = FTL_PLACE_ROUND_ROBIN;
 	if (cmd->hint == FTL_HINT_NONE)
@@ -206,7 +309,7 @@ void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 		return;
 	}
 	if (cmd->hint == FTL_HINT_APPEND) {
-		ftl_place_append(ftl, cmd, first, n, pc);
+		ftl_place_append(ftl, cmd, first, n, t, pc);
 		return;
 	}
 	pc->mode = FTL_PLACE_OLD_DIE;
@@ -214,13 +317,17 @@ void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 	ftl->st.hint_honoured++;
 }
 
-u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn)
+u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn, u64 t,
+		  u32 *w)
 {
 	u32 die, ppa;
 
+	*w = 0;
 	switch (pc->mode) {
 	case FTL_PLACE_STREAM:
-		return ftl_cursor_die(ftl, &pc->die, &pc->gen);
+		die = ftl_stream_die(ftl, pc, t);
+		*w = pc->w;
+		return die;
 	case FTL_PLACE_OLD_DIE:
 		ppa = ftl->l2p[lpn];
 		if (ppa == FTL_NONE) {

@@ -104,17 +104,16 @@ static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
 			   u32 *valid_out, char *err, size_t errlen)
 {
 	const struct ftl_geometry *g = &ftl->geo;
-	const struct ftl_die *d = &ftl->dies[die];
 	const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
+	const struct ftl_wpt *p = ftl_wpt_of_block(ftl, die, blk);
 	u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0, off;
-	u32 limit = blk == d->open_blk ? d->wp : g->units_per_block;
-	bool is_open = blk == d->open_blk;
+	u32 limit = p ? p->wp : g->units_per_block;
 	bool marked_open = b->state == FTL_BLK_OPEN;
 
-	if (is_open != marked_open)
+	if (!!p != marked_open)
 		return ftl_bad(err, errlen,
-			       "die %u block %u: state %u but open block is %u",
-			       die, blk, b->state, d->open_blk);
+			       "die %u block %u: state %u but %s write point's open block",
+			       die, blk, b->state, p ? "a" : "no");
 	for (off = 0; off < g->units_per_block; off++) {
 		u32 lpn = ftl->p2l[base + off];
 

@@ -79,6 +79,8 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 		   st.gc_cycles, st.gc_fg_cycles, st.placement_fallbacks);
 	seq_printf(m, "wb_stalls=%llu\nwb_stall_ns=%llu\n", st.wb_stalls,
 		   st.wb_stall_ns);
+	seq_printf(m, "pad_units=%llu\nwpt_evictions=%llu\nwpt_idle_flushes=%llu\n",
+		   st.pad_units, st.wpt_evictions, st.wpt_idle_flushes);
 	seq_printf(m, "hints_enabled=%d\nhint_bits_disabled=%llu\n",
 		   dev->ns.hints_enabled, dev->stats.hint_bits_disabled);
 	seq_printf(m, "hint_append=%llu\nhint_overwrite=%llu\nhint_honoured=%llu\n",
