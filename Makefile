@@ -6,6 +6,7 @@
 #   make bench        simulation speed (Google Benchmark)
 #   make timing       nvmev.ko's timing in a QEMU guest vs the model
 #   make hints        placement-hint experiments, simulator and guest
+#   make subpage      sub-page appends against write points per die, simulator
 #   make ext4         file-system experiments through ext4, patched guest kernel
 #   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
 #   make paths        software latency on every host path, and null_blk's, one patched guest
@@ -20,7 +21,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints zns ext4 nio paths store scaling \
+.PHONY: all module sim deps check bench experiments timing hints subpage zns ext4 nio paths store \
+	scaling \
 	dkms-install dkms-uninstall clean
 
 all: module sim
@@ -58,6 +60,10 @@ timing: deps sim
 # placement hints off/on in nvmev-sim and in a guest (nvmev-hint replay)
 hints: deps sim
 	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
+
+# page-level fragmentation: sub-page appends vs write points per die
+subpage: deps sim
+	scripts/subpage-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/subpage
 
 # zoned namespaces in nvmev-sim: zone width and open zones; zoned vs
 # conventional, there and through Linux's block layer in a stock guest

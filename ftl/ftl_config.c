@@ -127,7 +127,7 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 		      char *err, size_t errlen)
 {
-	u64 pu_bytes, block_bytes, spare_per_die, need_spare, gran;
+	u64 pu_bytes, block_bytes, spare_per_die, need_spare, need_buf, gran;
 	int ret;
 
 	ftl_memset(g, 0, sizeof(*g));
@@ -228,13 +228,13 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	 * host write point; the buffer must also hold one more full unit or
 	 * a write could wait for space that is never released.
 	 */
-	if ((cfg->write_buffer_kib << 10) <
-	    ((u64)g->dies * g->host_wpts + 1) * pu_bytes) {
+	need_buf = ((u64)g->dies * g->host_wpts + 1) * pu_bytes;
+	if ((cfg->write_buffer_kib << 10) < need_buf) {
 		if (err && errlen)
 			ftl_snprintf(err, errlen,
 				     "write_buffer_kib=%llu is too small: it must hold (dies x write_points_per_die + 1) program units = %llu KiB",
 				     (unsigned long long)cfg->write_buffer_kib,
-				     (unsigned long long)((((u64)g->dies * g->host_wpts + 1) * pu_bytes) >> 10));
+				     (unsigned long long)(need_buf >> 10));
 		return -EINVAL;
 	}
 	g->wb_units = (u32)((cfg->write_buffer_kib << 10) / FTL_MAP_UNIT);

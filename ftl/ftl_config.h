@@ -78,7 +78,7 @@
 	  "open blocks taking host writes on each die: 1 = one shared by " \
 	  "every writer; more = one shared plus one per hinted stream, "	\
 	  "and GC gets its own")						\
-	X(write_point_idle_ns, 10000000, 1, 1000000000,		\
+	X(write_point_idle_ns, 1000000000, 1, 60000000000,		\
 	  "a stream write point's partly filled program unit is "	\
 	  "programmed, padded, after this long without a write (scaled " \
 	  "by time_scale)")						\

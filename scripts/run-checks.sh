@@ -125,7 +125,8 @@ fi
 release() {
 	make -s sim BUILD="$build" >"$build/release-build.log" 2>&1 ||
 		{ tail -50 "$build/release-build.log"; return 1; }
-	scripts/sim-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments"
+	scripts/sim-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments" &&
+		scripts/subpage-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments/subpage"
 }
 
 run_tier release release

@@ -217,6 +217,78 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
   return r;
 }
 
+namespace {
+
+// Read each of the files [f * file_bytes, (f + 1) * file_bytes) in order.
+PhaseResult read_files(Engine& e, const SubpageParams& p) {
+  e.idle(p.settle_ns);
+  e.set_queue_depth(1);
+  e.begin_phase();
+  for (unsigned f = 0; f < p.files; f++)
+    for (uint64_t off = 0; off < p.file_bytes; off += p.read_bytes)
+      submit_checked(e, make_cmd(FTL_OP_READ, f * p.file_bytes + off,
+                                 std::min(p.read_bytes, p.file_bytes - off)));
+  return e.end_phase();
+}
+
+}  // namespace
+
+SubpageResult run_subpage(const ftl_config& cfg, const SubpageParams& p) {
+  Model frag(cfg), contig(cfg);
+  const ftl_geometry& g = frag.geometry();
+  const uint64_t cap = frag.capacity_bytes(), files_bytes = p.files * p.file_bytes;
+
+  if (p.append_bytes == 0 || p.append_bytes % (4 * KiB) || p.other_bytes % (4 * KiB) ||
+      p.file_bytes == 0 || p.file_bytes % (4 * KiB) || p.read_bytes == 0 ||
+      p.read_bytes % (4 * KiB) || p.files == 0)
+    throw std::invalid_argument("subpage: files, sizes and reads must be non-zero multiples "
+                                "of 4 KiB");
+  if (files_bytes + std::max<uint64_t>(p.other_bytes, 32 * MiB) > cap)
+    throw std::invalid_argument("subpage: the device must hold the files plus 32 MiB of "
+                                "other data");
+
+  SubpageResult r{};
+  {
+    Engine e(frag, 32);
+    OtherData other(files_bytes, cap);
+    for (uint64_t at = 0; at < p.file_bytes; at += p.append_bytes) {
+      for (unsigned f = 0; f < p.files; f++) {
+        const uint64_t off = f * p.file_bytes + at;
+        ftl_cmd w = make_cmd(FTL_OP_WRITE, off, std::min(p.append_bytes, p.file_bytes - at));
+        if (p.send_hints && at) {  // a file's first block has no predecessor
+          w.hint = FTL_HINT_APPEND;
+          w.hint_prev_off = off - 4 * KiB;
+        }
+        submit_checked(e, w);
+        sync(e);
+        if (p.other_bytes) {
+          other.write(e, p.other_bytes);
+          sync(e);
+        }
+      }
+    }
+    auto before = frag.die_stats();
+    r.fragmented = read_files(e, p);
+    r.reads_per_file =
+        static_cast<double>(activity(before, frag.die_stats()).total_reads()) / p.files;
+    r.stats = frag.stats();
+  }
+  {
+    Engine e(contig, 32);
+    write_range(e, 0, files_bytes, 128 * KiB);
+    sync(e);
+    auto before = contig.die_stats();
+    r.contiguous = read_files(e, p);
+    r.contiguous_reads_per_file =
+        static_cast<double>(activity(before, contig.die_stats()).total_reads()) / p.files;
+  }
+  const double base = r.contiguous.mb_per_s();
+  r.relative = base > 0 ? r.fragmented.mb_per_s() / base : 0;
+  r.file_program_units =
+      static_cast<double>(p.file_bytes) / (static_cast<double>(g.pu_units) * 4 * KiB);
+  return r;
+}
+
 const char* to_string(FragmentParams::Kind k) {
   return k == FragmentParams::Kind::Append ? "append" : "overwrite";
 }

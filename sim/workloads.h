@@ -96,6 +96,35 @@ struct FragmentResult {
 
 FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p);
 
+// Sub-page appends (the research's page-level fragmentation): `files`
+// files grow together, round-robin, by appends of append_bytes (less than
+// a program unit), each followed by fdatasync and by other_bytes of other,
+// unhinted data. After settle_ns of idle time each file is read
+// sequentially at queue depth 1, and compared with the same files written
+// contiguously on an identical fresh device: throughput, and the NAND
+// reads a file costs against its size in program units.
+struct SubpageParams {
+  unsigned files = 16;
+  uint64_t file_bytes = 1 * MiB;
+  uint64_t append_bytes = 16 * KiB;
+  uint64_t other_bytes = 16 * KiB;
+  uint64_t read_bytes = 1 * MiB;
+  uint64_t settle_ns = 1000000000;
+  bool send_hints = false;
+};
+
+struct SubpageResult {
+  PhaseResult fragmented;
+  PhaseResult contiguous;
+  double relative;              // fragmented / contiguous read throughput
+  double reads_per_file;        // NAND reads to read one file
+  double contiguous_reads_per_file;
+  double file_program_units;    // file_bytes / program unit
+  ftl_stats stats;              // of the fragmented drive
+};
+
+SubpageResult run_subpage(const ftl_config& cfg, const SubpageParams& p);
+
 const char* to_string(FragmentParams::Kind k);
 const char* to_string(FragmentParams::Gap g);
 

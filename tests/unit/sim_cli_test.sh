@@ -48,6 +48,11 @@ expect 0 "write_amplification" --format csv --capacity-mib 64 --op-percent 20 --
 expect 0 "^zoned,1.0,0," --format csv --capacity-mib 256 zone-log --passes 2 --fill-percent 70
 expect 0 "^conventional,\(1\.[0-9]*[1-9]\|[2-9]\)" --format csv --capacity-mib 256 zone-log --passes 2 --fill-percent 70
 expect 0 "^8,1," --format csv --capacity-mib 512 zone-sweep --widths 8 --open-zones 1
+# sub-page appends: with stream points each hinted 1 MiB file senses 33
+# program units (the first append shares one), with one point about twice
+expect 0 "^fragmented,[0-9.]*,[0-9.]*,33.0,32.0," --format csv --write-points-per-die 4 subpage --send-hints
+expect 0 "^fragmented,[0-9.]*,[0-9.]*,6[0-9][.0-9]*,32.0," --format csv subpage --send-hints
+expect 2 "subpage: files, sizes and reads must be non-zero multiples of 4 KiB" subpage --append-kib 0
 
 # every parameter is listed by `params`, and options accept both spellings
 "$sim" --format csv params >"$tmp/params" || fails=$((fails + 1))
