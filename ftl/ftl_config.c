@@ -96,7 +96,7 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 		blocks = ftl_max64(blocks,
 				   ftl_div64(logical + g->dies * die_block_units - 1,
 					     g->dies * die_block_units) +
-				   cfg->gc_fg_free_blocks + 1 + g->wpts);
+				   cfg->gc_fg_free_blocks + 2);
 		if (blocks > U32_MAX)
 			return ftl_err(err, errlen,
 				       "capacity_mib needs more than 2^32 blocks per die: raise pages_per_block");
@@ -198,17 +198,17 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 
 	/*
 	 * GC relocates inside a die, so every die needs its own headroom:
-	 * the foreground threshold, an open block per write point and one
-	 * block that only GC may take (so relocation always has a
-	 * destination).
+	 * the foreground threshold, one open block (every write point takes
+	 * its program units from it) and one block that only GC may take (so
+	 * relocation always has a destination).
 	 */
 	spare_per_die = ftl_div64(g->phys_units - g->logical_units,
 				  g->dies * (u64)g->units_per_block);
-	need_spare = g->gc_fg + g->wpts + 1;
+	need_spare = g->gc_fg + 2;
 	if (spare_per_die < need_spare) {
 		if (err && errlen)
 			ftl_snprintf(err, errlen,
-				     "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 1 + an open block per write point); raise op_percent or capacity, or lower pages_per_block or write_points_per_die",
+				     "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
 				     (unsigned long long)cfg->op_percent,
 				     (unsigned long long)spare_per_die,
 				     (unsigned long long)need_spare);

@@ -74,10 +74,10 @@
 	X(hint_wear_gap, 0, 0, 1000000,					\
 	  "place a hinted write round-robin when its die has this many "	\
 	  "more erases than the least-worn die; 0 = never")		\
-	X(write_points_per_die, 1, 1, 16,				\
-	  "open blocks taking host writes on each die: 1 = one shared by " \
-	  "every writer; more = one shared plus one per hinted stream, "	\
-	  "and GC gets its own")						\
+	X(write_points_per_die, 1, 1, 256,				\
+	  "program units each die assembles at once for host writes: 1 = " \
+	  "one shared by every writer; more = one shared plus one per "	\
+	  "hinted stream, and GC gets its own")				\
 	X(write_point_idle_ns, 1000000000, 1, 60000000000,		\
 	  "a stream write point's partly filled program unit is "	\
 	  "programmed, padded, after this long without a write (scaled " \

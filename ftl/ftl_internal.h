@@ -30,21 +30,28 @@ struct ftl_block {
 	u32 next;		/* free-list link */
 	u32 prog;		/* a zone block: units programmed so far */
 	u8 state;
+	u16 pending;		/* program units write points hold, unprogrammed */
 };
 
 /*
- * A write point: an open block taking writes, and the granule placement
- * is filling in it. Every die has write_points_per_die of them for host
- * data: point 0 is shared (the round-robin cursor, unhinted writes,
- * overwrites), the others each take one hinted stream at a time, so a
- * file's small appends fill program units of their own, as the open
- * blocks of a multi-stream SSD do. With more than one, GC has a point of
- * its own too (the last); with one, GC shares point 0.
+ * A write point: a program unit being assembled in the write buffer, and
+ * the granule placement is filling. Every die has write_points_per_die of
+ * them for host data: point 0 is shared (the round-robin cursor, unhinted
+ * writes, overwrites), the others each take one hinted stream, so a
+ * file's small appends fill program units of their own, as the streams of
+ * a multi-stream SSD do. With more than one, GC has a point of its own too
+ * (the last); with one, GC shares point 0. A point takes the next program
+ * unit of its die's open block when it starts one, so the points of a die
+ * interleave in one block at program-unit granularity; the block is full
+ * once every unit is handed out and programmed. (A drive assembles units
+ * in its buffer and programs them in order as they complete; handing the
+ * slot out at the start gives the same program times and read grouping
+ * without remapping a unit when it is programmed.)
  */
 struct ftl_wpt {
-	u32 blk;		/* open block, FTL_NONE if none */
-	u32 wp;			/* next unit in blk */
-	u32 pu_host_units;	/* host units in the open program unit */
+	u32 pu;			/* first slot of its program unit, FTL_NONE if none */
+	u32 fill;		/* units placed in it */
+	u32 pu_host_units;	/* of them, host units */
 	/* placement: the granule this point is filling (ftl_placement.c) */
 	u32 gran_fill;		/* host units in it */
 	u32 gran_gen;		/* granules completed so far */
@@ -55,6 +62,8 @@ struct ftl_wpt {
 
 struct ftl_die {
 	u64 busy_until;		/* NAND timeline of this die */
+	u32 open_blk;		/* block handing out program units, FTL_NONE */
+	u32 next_pu;		/* its next program unit to hand out */
 	struct ftl_wpt *wpt;	/* its write points (geo.wpts) */
 	u32 free_head;
 	u32 free_tail;
@@ -158,6 +167,14 @@ static inline u32 ftl_ppa(const struct ftl *ftl, u32 die, u32 blk, u32 off)
 	return ftl_blk_index(ftl, die, blk) * ftl->geo.units_per_block + off;
 }
 
+/* Block @bi (an index into ftl->blocks) is @die's open block. */
+static inline bool ftl_is_open_blk(const struct ftl *ftl, u32 die, u32 bi)
+{
+	u32 open = ftl->dies[die].open_blk;
+
+	return open != FTL_NONE && bi == ftl_blk_index(ftl, die, open);
+}
+
 /* The write point GC copies into. */
 static inline u32 ftl_gc_wpt(const struct ftl *ftl)
 {
@@ -186,8 +203,15 @@ int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
 		   u32 *ppa);
 /* Program write point @w's partly filled program unit, padded, at @t. */
 void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t);
-/* The block @blk of @die is the open block of one of its write points. */
-struct ftl_wpt *ftl_wpt_of_block(const struct ftl *ftl, u32 die, u32 blk);
+/*
+ * Foreground GC found no victim: program units that write points hold in
+ * blocks already handed out whole keep those blocks from being victims.
+ * Program them, padded, at @t.
+ */
+void ftl_wpt_release_blocks(struct ftl *ftl, u32 die, u64 t);
+/* The write point of @die assembling the program unit of slot @ppa. */
+const struct ftl_wpt *ftl_wpt_of_slot(const struct ftl *ftl, u32 die,
+				      u32 ppa);
 void ftl_invalidate(struct ftl *ftl, u32 lpn);
 void ftl_free_push(struct ftl *ftl, u32 die, u32 blk);
 u32 ftl_free_pop(struct ftl *ftl, u32 die);

@@ -63,7 +63,8 @@ void ftl_map_init(struct ftl *ftl)
 
 		d->wpt = &ftl->wpts[(size_t)die * g->wpts];
 		for (w = 0; w < g->wpts; w++)
-			d->wpt[w].blk = FTL_NONE;
+			d->wpt[w].pu = FTL_NONE;
+		d->open_blk = FTL_NONE;
 		d->free_head = FTL_NONE;
 		d->free_tail = FTL_NONE;
 		/* counted below bg until the pushes below lift it */
@@ -171,10 +172,17 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t)
 {
 	struct ftl_die *d = &ftl->dies[die];
+	bool released = false;
 
 	while (d->free_count <= ftl->geo.gc_fg) {
-		if (!ftl_gc_one(ftl, die, t, ftl->geo.units_per_block))
-			break;
+		if (!ftl_gc_one(ftl, die, t, ftl->geo.units_per_block)) {
+			if (released)
+				break;
+			/* blocks that write points still hold may be victims */
+			ftl_wpt_release_blocks(ftl, die, t);
+			released = true;
+			continue;
+		}
 		ftl->st.gc_fg_cycles++;
 	}
 }
@@ -206,77 +214,111 @@ void ftl_idle(struct ftl *ftl, u64 now)
 	}
 }
 
-/* A write point's program unit is complete at @t (padded or full). */
+/*
+ * Write point @p of @die takes the next program unit of the die's open
+ * block, opening one if needed. Host writes (gc == false) may trigger
+ * foreground GC and never take the GC reserve.
+ */
+static int ftl_wpt_start(struct ftl *ftl, u32 die, struct ftl_wpt *p, bool gc,
+			 u64 t)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_die *d = &ftl->dies[die];
+
+	if (d->open_blk == FTL_NONE) {
+		if (!gc && d->free_count <= g->gc_fg) {
+			ftl_gc_foreground(ftl, die, t);
+			/* with one point per die GC shares it: continue its unit */
+			if (p->pu != FTL_NONE)
+				return 0;
+		}
+		/* GC may have opened a block for its copies: use it */
+		if (d->open_blk == FTL_NONE) {
+			if (d->free_count <= (gc ? 0 : FTL_GC_RESERVE))
+				return -ENOSPC;
+			d->open_blk = ftl_free_pop(ftl, die);
+			d->next_pu = 0;
+		}
+	}
+	p->pu = ftl_ppa(ftl, die, d->open_blk, d->next_pu * g->pu_units);
+	p->fill = 0;
+	p->pu_host_units = 0;
+	ftl->blocks[ftl_blk_index(ftl, die, d->open_blk)].pending++;
+	if (++d->next_pu == g->units_per_block / g->pu_units)
+		d->open_blk = FTL_NONE;	/* full once its last units program */
+	return 0;
+}
+
+/* Write point @p's program unit is complete at @t (full or padded). */
 static void ftl_wpt_program(struct ftl *ftl, u32 die, struct ftl_wpt *p,
 			    u64 t)
 {
+	u32 bi = p->pu / ftl->geo.units_per_block;
+	struct ftl_block *b = &ftl->blocks[bi];
+
 	ftl_program(ftl, die, t, p->pu_host_units);
-	p->pu_host_units = 0;
-	if (p->wp == ftl->geo.units_per_block) {
-		ftl->blocks[ftl_blk_index(ftl, die, p->blk)].state = FTL_BLK_FULL;
-		p->blk = FTL_NONE;
-	}
+	p->pu = FTL_NONE;
+	b->pending--;
+	if (!b->pending && !ftl_is_open_blk(ftl, die, bi))
+		b->state = FTL_BLK_FULL;
 }
 
 /*
- * Take the next 4 KiB slot of the open block of @die's write point @w for
- * data ready at @t and count it valid (the caller records the owner in
- * P2L). Host writes (gc == false) may trigger foreground GC and never
- * take the GC reserve. Programs the program unit when this slot completes
- * it. Returns 0, or -ENOSPC when the die has no room even after GC.
+ * Take the next 4 KiB slot of @die's write point @w for data ready at @t
+ * and count it valid (the caller records the owner in P2L). Programs the
+ * program unit when this slot completes it. Returns 0, or -ENOSPC when
+ * the die has no room even after GC.
  */
 int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
 		   u32 *ppa)
 {
-	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_die *d = &ftl->dies[die];
 	struct ftl_wpt *p = &d->wpt[w];
 
-	if (p->blk == FTL_NONE) {
-		if (!gc && d->free_count <= g->gc_fg)
-			ftl_gc_foreground(ftl, die, t);
-		/* GC may have opened a block for its copies: use it */
-		if (p->blk == FTL_NONE) {
-			if (d->free_count <= (gc ? 0 : FTL_GC_RESERVE))
-				return -ENOSPC;
-			p->blk = ftl_free_pop(ftl, die);
-			p->wp = 0;
-			p->pu_host_units = 0;
-		}
-	}
-
-	*ppa = ftl_ppa(ftl, die, p->blk, p->wp);
-	p->wp++;
+	if (p->pu == FTL_NONE && ftl_wpt_start(ftl, die, p, gc, t))
+		return -ENOSPC;
+	*ppa = p->pu + p->fill++;
 	d->valid_units++;
-	ftl->blocks[ftl_blk_index(ftl, die, p->blk)].valid++;
+	ftl->blocks[*ppa / ftl->geo.units_per_block].valid++;
 	if (!gc)
 		p->pu_host_units++;
-	if (p->wp % g->pu_units == 0)
+	if (p->fill == ftl->geo.pu_units)
 		ftl_wpt_program(ftl, die, p, gc ? d->busy_until : t);
 	return 0;
 }
 
 void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t)
 {
-	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_wpt *p = &ftl->dies[die].wpt[w];
-	u32 pad;
 
-	if (p->blk == FTL_NONE || !(p->wp % g->pu_units))
+	if (p->pu == FTL_NONE)
 		return;
-	pad = g->pu_units - p->wp % g->pu_units;
-	p->wp += pad;
-	ftl->st.pad_units += pad;
+	ftl->st.pad_units += ftl->geo.pu_units - p->fill;
 	ftl_wpt_program(ftl, die, p, t);
 }
 
-struct ftl_wpt *ftl_wpt_of_block(const struct ftl *ftl, u32 die, u32 blk)
+void ftl_wpt_release_blocks(struct ftl *ftl, u32 die, u64 t)
 {
-	struct ftl_wpt *p = ftl->dies[die].wpt;
+	struct ftl_die *d = &ftl->dies[die];
 	u32 w;
 
+	for (w = 0; w < ftl->geo.wpts; w++) {
+		u32 pu = d->wpt[w].pu;
+
+		if (pu != FTL_NONE &&
+		    !ftl_is_open_blk(ftl, die, pu / ftl->geo.units_per_block))
+			ftl_wpt_pad(ftl, die, w, t);
+	}
+}
+
+const struct ftl_wpt *ftl_wpt_of_slot(const struct ftl *ftl, u32 die,
+				      u32 ppa)
+{
+	const struct ftl_wpt *p = ftl->dies[die].wpt;
+	u32 pu = ppa - ppa % ftl->geo.pu_units, w;
+
 	for (w = 0; w < ftl->geo.wpts; w++)
-		if (p[w].blk == blk)
+		if (p[w].pu == pu)
 			return &p[w];
 	return NULL;
 }
@@ -284,16 +326,11 @@ struct ftl_wpt *ftl_wpt_of_block(const struct ftl *ftl, u32 die, u32 blk)
 bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa)
 {
 	const struct ftl_geometry *g = &ftl->geo;
-	u32 die = ftl_die_of(ftl, ppa);
 	const struct ftl_block *b = &ftl->blocks[ppa / g->units_per_block];
-	u32 in_die = ppa - die * (u32)g->units_per_die;
-	u32 off = in_die % g->units_per_block;
-	const struct ftl_wpt *p;
+	u32 die = ftl_die_of(ftl, ppa);
 
 	if (b->state == FTL_BLK_ZONE)
-		return off >= b->prog;
-	if (b->state != FTL_BLK_OPEN)
-		return false;
-	p = ftl_wpt_of_block(ftl, die, in_die / g->units_per_block);
-	return p && off >= p->wp - p->wp % g->pu_units;
+		return (ppa - die * (u32)g->units_per_die) % g->units_per_block >=
+		       b->prog;
+	return b->state == FTL_BLK_OPEN && ftl_wpt_of_slot(ftl, die, ppa);
 }

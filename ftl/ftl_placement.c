@@ -109,7 +109,7 @@ void ftl_place_idle(struct ftl *ftl, u64 now)
 			struct ftl_wpt *p = ftl_pt(ftl, die, w);
 			u64 due = p->last_use + g->t_wpt_idle;
 
-			if (p->blk == FTL_NONE || !(p->wp % g->pu_units))
+			if (p->pu == FTL_NONE)
 				continue;
 			if (due > now) {
 				next = ftl_min64(next, due);
@@ -228,29 +228,42 @@ static u32 ftl_fitting_die(const struct ftl *ftl, u32 prev_die, u64 n)
 }
 
 /*
+ * Whether @ppa is in the granule write point @p is filling. With one point
+ * per die its units follow each other in the open block from the first;
+ * with several, the points of a die interleave program units in one
+ * block, and a point's granule is the program unit it is assembling.
+ */
+static bool ftl_in_granule(const struct ftl *ftl, const struct ftl_wpt *p,
+			   u32 ppa)
+{
+	u32 upb = ftl->geo.units_per_block;
+
+	if (!p->gran_fill)
+		return false;
+	if (ftl->geo.host_wpts == 1)
+		return ppa >= p->gran_start && ppa / upb == p->gran_start / upb;
+	return p->pu != FTL_NONE && ppa - ppa % ftl->geo.pu_units == p->pu;
+}
+
+/*
  * The write point whose granule a write starting at logical unit @first
  * continues, @ppa being the copy of its previous block @prev; FTL_NONE if
- * none. That granule is still being filled (@ppa is in the same erase
- * block, at or after its first unit), and the write either starts at the
- * logical block after @prev or comes straight after it, no other unit
- * placed in between and @prev not placed by an overwrite (a file system
- * that split one append over two extents: moving on would leave two
- * granules part-filled).
+ * none. That granule is still being filled, and the write either starts
+ * at the logical block after @prev or comes straight after it, no other
+ * unit placed in between and @prev not placed by an overwrite (a file
+ * system that split one append over two extents: moving on would leave
+ * two granules part-filled).
  */
 static u32 ftl_extends_granule(const struct ftl *ftl, u64 first, u64 prev,
 			       u32 ppa)
 {
-	u32 die = ftl_die_of(ftl, ppa), upb = ftl->geo.units_per_block, w;
+	u32 die = ftl_die_of(ftl, ppa), w;
 
 	if (first != prev + 1 && ppa != ftl->place.last_ppa)
 		return FTL_NONE;
-	for (w = 0; w < ftl->geo.host_wpts; w++) {
-		const struct ftl_wpt *p = ftl_pt(ftl, die, w);
-
-		if (p->gran_fill && ppa >= p->gran_start &&
-		    ppa / upb == p->gran_start / upb)
+	for (w = 0; w < ftl->geo.host_wpts; w++)
+		if (ftl_in_granule(ftl, ftl_pt(ftl, die, w), ppa))
 			return w;
-	}
 	return FTL_NONE;
 }
 

@@ -104,22 +104,34 @@ static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
 			   u32 *valid_out, char *err, size_t errlen)
 {
 	const struct ftl_geometry *g = &ftl->geo;
+	const struct ftl_die *d = &ftl->dies[die];
 	const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
-	const struct ftl_wpt *p = ftl_wpt_of_block(ftl, die, blk);
-	u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0, off;
-	u32 limit = p ? p->wp : g->units_per_block;
-	bool marked_open = b->state == FTL_BLK_OPEN;
+	u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0, held = 0, off, w;
+	u32 limit = blk == d->open_blk ? d->next_pu * g->pu_units :
+		    g->units_per_block;
 
-	if (!!p != marked_open)
+	for (w = 0; w < g->wpts; w++)
+		if (d->wpt[w].pu != FTL_NONE &&
+		    d->wpt[w].pu / g->units_per_block == base / g->units_per_block)
+			held++;
+	if (held != b->pending)
 		return ftl_bad(err, errlen,
-			       "die %u block %u: state %u but %s write point's open block",
-			       die, blk, b->state, p ? "a" : "no");
+			       "die %u block %u: write points hold %u program units, %u recorded",
+			       die, blk, held, b->pending);
+	if ((blk == d->open_blk || held) != (b->state == FTL_BLK_OPEN))
+		return ftl_bad(err, errlen,
+			       "die %u block %u: state %u, open block %u, %u program units held",
+			       die, blk, b->state, d->open_blk, held);
 	for (off = 0; off < g->units_per_block; off++) {
 		u32 lpn = ftl->p2l[base + off];
+		const struct ftl_wpt *p;
 
 		if (lpn == FTL_NONE)
 			continue;
-		if (b->state == FTL_BLK_FREE || off >= limit)
+		p = b->state == FTL_BLK_OPEN ?
+		    ftl_wpt_of_slot(ftl, die, base + off) : NULL;
+		if (b->state == FTL_BLK_FREE || off >= limit ||
+		    (p && off % g->pu_units >= p->fill))
 			return ftl_bad(err, errlen,
 				       "die %u block %u offset %u: free or unwritten slot maps lpn %u",
 				       die, blk, off, lpn);

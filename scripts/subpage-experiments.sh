@@ -39,8 +39,8 @@ for a in 4 8 12 16 20 24 28; do
 	done
 done >>"$out/sim.csv"
 echo "$header" >"$out/files.csv"
-for n in 4 8 16 32 64 128; do
-	for w in 1 4 8 16; do
+for n in 4 8 16 32 64 128 256; do
+	for w in 1 4 16 48; do
 		run "$w" on 16 "$n"
 	done
 done >>"$out/files.csv"
@@ -55,7 +55,7 @@ awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6) }
 echo
 echo "16 KiB appends, hints on: relative throughput (evictions) against files written at once"
 printf '%-8s' files
-for w in 1 4 8 16; do printf ' %16s' "${w} wp"; done
+for w in 1 4 16 48; do printf ' %16s' "${w} wp"; done
 echo
 awk -F, 'NR > 1 { v[$2] = v[$2] sprintf(" %7.3f (%6d)", $5, $11); if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
 	END { for (i = 1; i <= n; i++) printf "%-8s%s\n", order[i], v[order[i]] }' "$out/files.csv"

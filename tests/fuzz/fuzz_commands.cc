@@ -153,10 +153,15 @@ void fuzz_hint(Input& in) {
   }
 }
 
-// The model with, at times, its upper half zoned (1 MiB zones of any
+// The model with 1-8 write points per die (idle flush after 1 s or
+// 100 us) and, at times, its upper half zoned (1 MiB zones of any
 // capacity over 1-4 dies), taking writes anywhere, resets and finishes.
 void fuzz_model(Input& in) {
-  nvmev::Model m(nvmev::small_config());
+  ftl_config cfg = nvmev::small_config();
+  const uint8_t wf = in.u8();
+  cfg.write_points_per_die = 1 + wf % 8;
+  if (wf & 8) cfg.write_point_idle_ns = 100000;
+  nvmev::Model m(cfg);
   const uint64_t cap = m.capacity_bytes(), zoned = cap / 2, zone = 1 << 20;
   const uint8_t zf = in.u8();
   if (zf & 1)

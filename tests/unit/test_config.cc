@@ -89,14 +89,7 @@ const BadCase kBadCases[] = {
        c.gc_fg_free_blocks = 8;
        c.gc_bg_free_blocks = 8;
      },
-     "GC needs 10 (gc_fg_free_blocks + 1 + an open block per write point)"},
-    {"headroom for write points",
-     [](ftl_config& c) {
-       c.capacity_mib = 0;
-       c.blocks_per_plane = 100;
-       c.write_points_per_die = 8;
-     },
-     "GC needs 12 (gc_fg_free_blocks + 1 + an open block per write point)"},
+     "GC needs 10 (gc_fg_free_blocks + 2)"},
     {"fg above bg",
      [](ftl_config& c) {
        c.gc_fg_free_blocks = 5;
@@ -161,11 +154,6 @@ TEST(Config, SmallDrivesGetTheSpareBlocksGcNeeds) {
   ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
   EXPECT_EQ(g.logical_units * K4, 256ull << 20);
   EXPECT_GE(g.phys_units - g.logical_units, uint64_t{g.dies} * (c.gc_fg_free_blocks + 2) *
-                                                g.units_per_block);
-  // and an open block for every write point, GC's own included
-  c.write_points_per_die = 16;
-  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
-  EXPECT_GE(g.phys_units - g.logical_units, uint64_t{g.dies} * (c.gc_fg_free_blocks + 18) *
                                                 g.units_per_block);
 }
 
