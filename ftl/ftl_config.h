@@ -79,9 +79,9 @@
 	  "one shared by every writer; more = one shared plus one per "	\
 	  "hinted stream, and GC gets its own")				\
 	X(write_point_idle_ns, 1000000000, 1, 60000000000,		\
-	  "a stream write point's partly filled program unit is "	\
-	  "programmed, padded, after this long without a write (scaled " \
-	  "by time_scale)")						\
+	  "a die's stream write points program their partly filled units, " \
+	  "padded, once the die took no data and did no work for this "	\
+	  "long (scaled by time_scale)")				\
 	X(jitter_ns, 0, 0, 100000000,					\
 	  "added to every completion: uniform in [0, jitter_ns] ns (scaled " \
 	  "by time_scale); 0 = deterministic latency")			\

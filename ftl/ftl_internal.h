@@ -56,12 +56,12 @@ struct ftl_wpt {
 	u32 gran_fill;		/* host units in it */
 	u32 gran_gen;		/* granules completed so far */
 	u32 gran_start;		/* slot of its first unit */
-	u64 last_use;		/* time its last host unit arrived */
 	u64 seq;		/* placement order of that unit (eviction) */
 };
 
 struct ftl_die {
 	u64 busy_until;		/* NAND timeline of this die */
+	u64 last_write;		/* time its last host unit arrived */
 	u32 open_blk;		/* block handing out program units, FTL_NONE */
 	u32 next_pu;		/* its next program unit to hand out */
 	struct ftl_wpt *wpt;	/* its write points (geo.wpts) */

@@ -35,6 +35,18 @@
  * kinds of cursor move on when their die's granule completes, whoever
  * completed it, so no writer leaves another a granule split over two
  * program units of one die.
+ *
+ * All of that is one write point per die: every writer shares the granule
+ * a die is filling, and a file whose appends are smaller than a program
+ * unit shares each unit with other data (page-level fragmentation). With
+ * write_points_per_die > 1, point 0 of each die stays the shared one
+ * (cursor, unhinted writes, overwrites) and the others take hinted
+ * streams: an append that does not continue a granule starts on a stream
+ * point of its die, a free one or else the one whose last unit is oldest
+ * (its partial program unit is programmed, padded: an eviction), and the
+ * file's next appends continue that point's granule. The stream points of
+ * a die left idle for write_point_idle_ns are programmed, padded, too, so
+ * no file's tail waits in the write buffer for ever.
  */
 #include "ftl_internal.h"
 
@@ -54,7 +66,6 @@ void ftl_place_init(struct ftl *ftl)
 			p->gran_fill = 0;
 			p->gran_gen = 0;
 			p->gran_start = FTL_NONE;
-			p->last_use = 0;
 			p->seq = 0;
 		}
 	}
@@ -86,7 +97,7 @@ void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
 	ftl->place.last_ppa = pc->mode == FTL_PLACE_OLD_DIE ? FTL_NONE : ppa;
 	if (!p->gran_fill)
 		p->gran_start = ppa;
-	p->last_use = t;
+	ftl->dies[die].last_write = t;
 	p->seq = ++ftl->place_seq;
 	if (++p->gran_fill == ftl->geo.gran_units) {
 		p->gran_fill = 0;
@@ -96,6 +107,11 @@ void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
 		ftl->wpt_flush_at = t + ftl->geo.t_wpt_idle;
 }
 
+/*
+ * A die that neither took host data nor worked for write_point_idle_ns
+ * programs what its stream points hold, padded: a stream still writing
+ * elsewhere keeps its unit while the die is busy with others.
+ */
 void ftl_place_idle(struct ftl *ftl, u64 now)
 {
 	const struct ftl_geometry *g = &ftl->geo;
@@ -105,15 +121,17 @@ void ftl_place_idle(struct ftl *ftl, u64 now)
 	if (now < ftl->wpt_flush_at)
 		return;
 	for (die = 0; die < g->dies; die++) {
+		const struct ftl_die *d = &ftl->dies[die];
+		u64 due = ftl_max64(d->last_write, d->busy_until) + g->t_wpt_idle;
+
 		for (w = 1; w < g->host_wpts; w++) {
 			struct ftl_wpt *p = ftl_pt(ftl, die, w);
-			u64 due = p->last_use + g->t_wpt_idle;
 
 			if (p->pu == FTL_NONE)
 				continue;
 			if (due > now) {
 				next = ftl_min64(next, due);
-				continue;
+				break;
 			}
 			ftl_wpt_pad(ftl, die, w, due);
 			ftl_granule_close(p);

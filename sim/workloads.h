@@ -109,7 +109,7 @@ struct SubpageParams {
   uint64_t append_bytes = 16 * KiB;
   uint64_t other_bytes = 16 * KiB;
   uint64_t read_bytes = 1 * MiB;
-  uint64_t settle_ns = 1000000000;
+  uint64_t settle_ns = 2000000000;  // past the idle flush (write_point_idle_ns)
   bool send_hints = false;
 };
 

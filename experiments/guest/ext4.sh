@@ -24,6 +24,8 @@ fs_workload() {
 			umount /mnt
 			return 1
 		fi
+		# what the write points did (write_points_per_die > 1): padding
+		echo "$tag hints=$h flash: $(grep -E '^(host_write_units|nand_write_units|pad_units|wpt_evictions|wpt_idle_flushes)=' "$DBG/stats" | tr '\n' ' ')"
 		# LAYOUT=set,set (file globs under /mnt): where those files sit,
 		# and the device's hint counters of this run
 		[ -n "${LAYOUT:-}" ] && echo "$tag hints=$h counters: $(grep -E '^(hint_|nvme_write=|host_write_units=)' "$DBG/stats" | tr '\n' ' ')"

@@ -65,13 +65,13 @@ load_nvmev() { load_nvmev_mem "$NVMEV_MEM" "$@"; }
 
 # load_nvmev_mem MEMORY-PARAMS [params...]: the same with other memory
 # parameters (e.g. "$NVMEV_PAGED"). NVMEV_PARAM on the guest's command
-# line (GUEST_APPEND="NVMEV_PARAM=write_points_per_die=8") is one more
-# parameter for every load: an experiment run on another model setting.
+# line (GUEST_APPEND="NVMEV_PARAM=write_points_per_die=8,hints=1") adds
+# parameters to every load: an experiment run on another model setting.
 load_nvmev_mem() {
 	mem=$1
 	shift
-	# shellcheck disable=SC2086 # the parameters, split on purpose
-	insmod /modules/nvmev.ko $mem ${NVMEV_PARAM:-} "$@" || return 1
+	# shellcheck disable=SC2086,SC2046 # the parameters, split on purpose
+	insmod /modules/nvmev.ko $mem $(echo "${NVMEV_PARAM:-}" | tr , " ") "$@" || return 1
 	wait_nvme0n1
 }
 

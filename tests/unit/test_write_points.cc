@@ -1,6 +1,6 @@
 // Several write points per die (write_points_per_die): a hinted stream
 // fills program units of its own, the least recently used stream point is
-// evicted (padded) when all are taken, an idle one is programmed padded,
+// evicted (padded) when all are taken, an idle die programs its points padded,
 // Flush keeps partial units buffered, GC copies into a point of its own,
 // and one write point per die is the shared model unchanged.
 #include <random>
@@ -103,6 +103,24 @@ TEST(WritePoints, TheLeastRecentlyUsedStreamIsEvictedPadded) {
   EXPECT_EQ(two.stats().wpt_evictions, 0u);
   EXPECT_EQ(two.stats().pad_units, 0u);
   EXPECT_EQ(program_units(two, 0, 8 * K4), 1u);
+}
+
+// ... but not while its die is busy with other writers.
+TEST(WritePoints, ABusyDieKeepsItsStreamsUnits) {
+  Model m(wp_config(2));
+  const uint64_t idle = m.geometry().t_wpt_idle;
+  fill_die0(m);
+  ok(m, append(0, 4 * K4, 512 * kMiB), 0);
+  uint64_t other = 700 * kMiB;
+  for (uint64_t t = idle / 4; t < 3 * idle; t += idle / 4) {
+    ok(m, cmd(FTL_OP_WRITE, other, 8 * kGran), t);  // a stripe: every die
+    other += 8 * kGran;
+  }
+  EXPECT_TRUE(where(m, 0).buffered);
+  EXPECT_EQ(m.stats().wpt_idle_flushes, 0u);
+  m.idle(6 * idle);
+  EXPECT_FALSE(where(m, 0).buffered);
+  EXPECT_EQ(m.stats().wpt_idle_flushes, 1u);
 }
 
 TEST(WritePoints, AnIdleStreamPointIsProgrammedPadded) {
