@@ -107,6 +107,7 @@ static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
 	const struct ftl_die *d = &ftl->dies[die];
 	const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
 	u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0, held = 0, off, w;
+	bool marked_open;
 	u32 limit = blk == d->open_blk ? d->next_pu * g->pu_units :
 		    g->units_per_block;
 
@@ -118,7 +119,8 @@ static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
 		return ftl_bad(err, errlen,
 			       "die %u block %u: write points hold %u program units, %u recorded",
 			       die, blk, held, b->pending);
-	if ((blk == d->open_blk || held) != (b->state == FTL_BLK_OPEN))
+	marked_open = b->state == FTL_BLK_OPEN;
+	if ((blk == d->open_blk || held) != marked_open)
 		return ftl_bad(err, errlen,
 			       "die %u block %u: state %u, open block %u, %u program units held",
 			       die, blk, b->state, d->open_blk, held);
