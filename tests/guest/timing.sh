@@ -121,7 +121,7 @@ test_alignment() {
 	awk '$1 <= 32 && $2 > b { b = $2 } { v[NR] = $0 }
 		END { for (i = 1; i <= NR; i++) { split(v[i], f, " ")
 			printf "alignment: stride_kib=%d iops=%d relative=%.3f\n", f[1], f[2], f[2] / b } }' /tmp/align
-	echo "alignment: rounds (stride iops round):" $(cat /tmp/align.rounds)
+	echo "alignment: rounds (stride iops round): $(tr '\n' ' ' </tmp/align.rounds)"
 	check "4K full" between 4 850 1000
 	check "32K full" between 32 850 1000
 	check "64K half" between 64 400 620
