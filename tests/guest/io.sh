@@ -4,7 +4,7 @@
 # queues, discard, interrupt coalescing, a controller reset under I/O, and
 # garbage collection keeping every block's data.
 
-# tiers: stock debug_long
+# tiers: stock debug debug_long
 test_ext4_verify() {
 	check "insmod" load_nvmev || return 1
 	check "mkfs.ext4" mkfs.ext4 -q -F /dev/nvme0n1
