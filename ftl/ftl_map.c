@@ -327,10 +327,10 @@ bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	const struct ftl_block *b = &ftl->blocks[ppa / g->units_per_block];
-	u32 die = ftl_die_of(ftl, ppa);
 
+	/* a die holds whole blocks, so the unit's offset in its block is this */
 	if (b->state == FTL_BLK_ZONE)
-		return (ppa - die * (u32)g->units_per_die) % g->units_per_block >=
-		       b->prog;
-	return b->state == FTL_BLK_OPEN && ftl_wpt_of_slot(ftl, die, ppa);
+		return ppa % g->units_per_block >= b->prog;
+	return b->state == FTL_BLK_OPEN &&
+	       ftl_wpt_of_slot(ftl, ftl_die_of(ftl, ppa), ppa);
 }
