@@ -52,6 +52,7 @@ struct ftl_die_stats {
 	u64 host_read_units;	/* 4 KiB units read from NAND for the host */
 	u64 read_collisions;	/* host NAND reads that waited for a busy die */
 	u64 read_wait_ns;	/* total time those reads waited */
+	u64 read_merges;	/* host reads served by another's NAND read */
 	u64 buffer_hits;	/* units served from the write buffer */
 	u64 host_write_units;	/* 4 KiB units placed on this die by the host */
 	u64 programs;		/* program-unit programs, host and GC */

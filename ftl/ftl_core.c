@@ -152,7 +152,8 @@ static int ftl_read(struct ftl *ftl, u64 first, u64 n, u64 now, u64 *done)
 			}
 		}
 		if (grp_units && (pu != grp_pu || i == n)) {
-			u64 ready = ftl_nand_read(ftl, grp_die, t0, grp_units);
+			u64 ready = ftl_nand_read(ftl, grp_die, grp_pu, t0,
+						 grp_units);
 
 			end = ftl_max64(end, ftl_bw_reserve(ftl, &ftl->link_tx, ready,
 							    (u64)grp_units * FTL_MAP_UNIT));

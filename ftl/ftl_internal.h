@@ -62,6 +62,9 @@ struct ftl_wpt {
 struct ftl_die {
 	u64 busy_until;		/* NAND timeline of this die */
 	u64 last_write;		/* time its last host unit arrived */
+	u32 reg_pu;		/* program unit of its last host read */
+	u64 reg_ready;		/* when that read's data was in the register */
+	u64 reg_end;		/* busy_until as that read left it */
 	u32 open_blk;		/* block handing out program units, FTL_NONE */
 	u32 next_pu;		/* its next program unit to hand out */
 	struct ftl_wpt *wpt;	/* its write points (geo.wpts) */
@@ -195,7 +198,7 @@ void ftl_timing_rescale(struct ftl *ftl);
 u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes);
 u64 ftl_wbuf_acquire(struct ftl *ftl, u64 t);
 void ftl_program(struct ftl *ftl, u32 die, u64 ready, u32 host_units);
-u64 ftl_nand_read(struct ftl *ftl, u32 die, u64 t, u32 units);
+u64 ftl_nand_read(struct ftl *ftl, u32 die, u32 pu, u64 t, u32 units);
 
 /* ftl_map.c: blocks, slots, GC */
 void ftl_map_init(struct ftl *ftl);

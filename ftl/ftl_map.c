@@ -65,6 +65,7 @@ void ftl_map_init(struct ftl *ftl)
 		for (w = 0; w < g->wpts; w++)
 			d->wpt[w].pu = FTL_NONE;
 		d->open_blk = FTL_NONE;
+		d->reg_pu = FTL_NONE;
 		d->free_head = FTL_NONE;
 		d->free_tail = FTL_NONE;
 		/* counted below bg until the pushes below lift it */

@@ -264,23 +264,51 @@ void ftl_program(struct ftl *ftl, u32 die, u64 ready, u32 host_units)
 }
 
 /*
- * Read @units units of one program unit of @die for the host, the request
+ * Whether a read of program unit @pu of @die at @t can take its data from
+ * the page register an earlier host read of that unit is still using: the
+ * earlier read has not ended, and nothing was booked on the die after it
+ * (any other operation moves busy_until on). Firmware that knows a read
+ * of the unit is in flight merges the two; a read that comes later senses
+ * again, so a lone read always costs tR.
+ */
+static bool ftl_read_merges(const struct ftl_die *d, u32 pu, u64 t)
+{
+	return d->reg_pu == pu && d->busy_until == d->reg_end && t < d->reg_end;
+}
+
+/*
+ * Read @units units of program unit @pu of @die for the host, the request
  * being ready at @t. Returns when the data has crossed the channel.
  */
-u64 ftl_nand_read(struct ftl *ftl, u32 die, u64 t, u32 units)
+u64 ftl_nand_read(struct ftl *ftl, u32 die, u32 pu, u64 t, u32 units)
 {
 	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_bw *chan = &ftl->chan[ftl_channel_of(ftl, die)];
 	u64 start = t, end;
 
+	if (ftl_read_merges(d, pu, t)) {
+		end = ftl_bw_reserve(ftl, chan, ftl_max64(t, d->reg_ready),
+				     (u64)units * FTL_MAP_UNIT);
+		if (end > d->busy_until) {
+			d->st.busy_ns += end - d->busy_until;
+			d->busy_until = end;
+			d->reg_end = end;
+		}
+		d->st.read_merges++;
+		d->st.host_read_units += units;
+		return end;
+	}
 	if (d->busy_until > t) {
 		d->st.read_collisions++;
 		d->st.read_wait_ns += d->busy_until - t;
 		start = d->busy_until;
 	}
 	/* the die holds the data in its page register until it is out */
-	end = ftl_bw_reserve(ftl, &ftl->chan[ftl_channel_of(ftl, die)],
-			     start + ftl->geo.t_read, (u64)units * FTL_MAP_UNIT);
+	d->reg_pu = pu;
+	d->reg_ready = start + ftl->geo.t_read;
+	end = ftl_bw_reserve(ftl, chan, d->reg_ready, (u64)units * FTL_MAP_UNIT);
 	d->busy_until = end;
+	d->reg_end = end;
 	d->st.busy_ns += end - start;
 	d->st.host_reads++;
 	d->st.host_read_units += units;

@@ -52,15 +52,15 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 	mutex_lock(&dev->model_lock);
 	ftl_stats_get(dev->ftl, &st);
 	dies = ftl_get_geometry(dev->ftl)->dies;
-	seq_puts(m, "die host_reads read_units read_collisions read_wait_ns buffer_hits host_write_units programs gc_reads gc_copies erases busy_ns free_blocks valid_units erases_total\n");
+	seq_puts(m, "die host_reads read_units read_collisions read_wait_ns buffer_hits host_write_units programs gc_reads gc_copies erases busy_ns free_blocks valid_units erases_total read_merges\n");
 	for (die = 0; die < dies; die++) {
 		ftl_die_stats_get(dev->ftl, die, &ds);
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   die, ds.host_reads, ds.host_read_units,
 			   ds.read_collisions, ds.read_wait_ns, ds.buffer_hits,
 			   ds.host_write_units, ds.programs, ds.gc_reads,
 			   ds.gc_copies, ds.erases, ds.busy_ns, ds.free_blocks,
-			   ds.valid_units, ds.erases_total);
+			   ds.valid_units, ds.erases_total, ds.read_merges);
 	}
 	seq_printf(m, "waf_milli=%llu\n", ftl_waf_milli(dev->ftl));
 	ftl_cursor(dev->ftl, &die, &cursor_units);

@@ -52,6 +52,7 @@ json to_json(const ftl_die_stats& st) {
               {"host_read_units", st.host_read_units},
               {"read_collisions", st.read_collisions},
               {"read_wait_ns", st.read_wait_ns},
+              {"read_merges", st.read_merges},
               {"buffer_hits", st.buffer_hits},
               {"host_write_units", st.host_write_units},
               {"programs", st.programs},

@@ -65,9 +65,9 @@ TEST(Timing, NoOverflowAt100GBpsAndTimeScale10000) {
 
 TEST(Timing, ReadsOnOneDieSerialiseAndCountACollision) {
   Model m(paper_config());
-  prefill(m, 2);  // granule 0 on die 0, granule 1 on die 1
+  prefill(m, 9);  // granule 0 on die 0, granule 1 on die 1, granule 8 on die 0
   uint64_t a = ok(m, cmd(FTL_OP_READ, 0, K4), T);
-  uint64_t b = ok(m, cmd(FTL_OP_READ, K4, K4), T);       // die 0 again
+  uint64_t b = ok(m, cmd(FTL_OP_READ, 8 * kGran, K4), T);  // die 0 again
   uint64_t c = ok(m, cmd(FTL_OP_READ, kGran, K4), T);    // die 1
   EXPECT_NEAR(double(a - T), double(kRead4k), 4);
   EXPECT_GE(b - a, 36000u);  // waited for die 0: one more tR
@@ -76,6 +76,45 @@ TEST(Timing, ReadsOnOneDieSerialiseAndCountACollision) {
   EXPECT_EQ(d[0].read_collisions, 1u);
   EXPECT_GT(d[0].read_wait_ns, 0u);
   EXPECT_EQ(d[1].read_collisions, 0u);
+}
+
+// Two commands reading one program unit at once (a file's two extents in
+// one unit) share one sense; a read after the first one ended, or after
+// the die was booked for another unit, senses again.
+TEST(Timing, ConcurrentReadsOfOneUnitShareItsSense) {
+  Model m(paper_config());
+  prefill(m, 9);
+  uint64_t a = ok(m, cmd(FTL_OP_READ, 0, K4), T);
+  uint64_t b = ok(m, cmd(FTL_OP_READ, K4, K4), T + 1000);  // same unit, in flight
+  EXPECT_NEAR(double(a - T), double(kRead4k), 4);
+  EXPECT_LT(b - a, 36000u);  // no second tR: only its own transfers
+  auto d = m.die_stats()[0];
+  EXPECT_EQ(d.host_reads, 1u);
+  EXPECT_EQ(d.read_merges, 1u);
+  EXPECT_EQ(d.host_read_units, 2u);
+
+  // later: the first read is over, a lone read costs tR again
+  uint64_t t2 = 2 * T;
+  EXPECT_NEAR(double(ok(m, cmd(FTL_OP_READ, 2 * K4, K4), t2) - t2), double(kRead4k), 4);
+  EXPECT_EQ(m.die_stats()[0].host_reads, 2u);
+
+  // another unit of the die booked in between: no merge
+  uint64_t t3 = 3 * T;
+  ok(m, cmd(FTL_OP_READ, 0, K4), t3);
+  ok(m, cmd(FTL_OP_READ, 8 * kGran, K4), t3);
+  uint64_t c = ok(m, cmd(FTL_OP_READ, K4, K4), t3);
+  EXPECT_GE(c - t3, 3 * 36000u);  // three senses in a row
+  EXPECT_EQ(m.die_stats()[0].host_reads, 5u);
+
+  // a program booked on the die after the read (the cursor is on die 1:
+  // the eighth granule of this write is die 0's): the register is lost
+  uint64_t t4 = 4 * T;
+  ok(m, cmd(FTL_OP_READ, 0, K4), t4);
+  ok(m, cmd(FTL_OP_WRITE, 9 * kGran, 8 * kGran), t4);
+  EXPECT_EQ(m.die_stats()[0].programs, 3u);  // granules 0, 8 and this one
+  ok(m, cmd(FTL_OP_READ, K4, K4), t4);
+  EXPECT_EQ(m.die_stats()[0].host_reads, 7u);
+  EXPECT_EQ(m.die_stats()[0].read_merges, 1u);
 }
 
 TEST(Timing, DiesOfOneChannelShareItsBandwidth) {
