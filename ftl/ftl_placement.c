@@ -44,7 +44,8 @@
  * streams: an append that does not continue a granule starts on a stream
  * point of its die, a free one or else the one whose last unit is oldest
  * (its partial program unit is programmed, padded: an eviction), and the
- * file's next appends continue that point's granule. The stream points of
+ * file's next appends continue that point's granule, contiguous in logical
+ * blocks or not. The stream points of
  * a die left idle for write_point_idle_ns are programmed, padded, too, so
  * no file's tail waits in the write buffer for ever.
  */
@@ -266,21 +267,27 @@ static bool ftl_in_granule(const struct ftl *ftl, const struct ftl_wpt *p,
 /*
  * The write point whose granule a write starting at logical unit @first
  * continues, @ppa being the copy of its previous block @prev; FTL_NONE if
- * none. That granule is still being filled, and the write either starts
- * at the logical block after @prev or comes straight after it, no other
- * unit placed in between and @prev not placed by an overwrite (a file
- * system that split one append over two extents: moving on would leave
- * two granules part-filled).
+ * none. That granule is still being filled. A stream point's belongs to
+ * the file that started it, and the file's next append continues it
+ * wherever the file system put the append: a file system that gives each
+ * small append an extent of its own (ext4 with several writers) would
+ * otherwise leave a half-filled unit behind per append, and the file's two
+ * extents in one unit are read together (ftl_nand_read() merges the
+ * reads). The shared point's granule is everybody's, so a write continues
+ * it only if it starts at the logical block after @prev or comes straight
+ * after it, no other unit placed in between and @prev not placed by an
+ * overwrite (a file system that split one append over two extents: moving
+ * on would leave two granules part-filled).
  */
 static u32 ftl_extends_granule(const struct ftl *ftl, u64 first, u64 prev,
 			       u32 ppa)
 {
 	u32 die = ftl_die_of(ftl, ppa), w;
+	bool adjacent = first == prev + 1 || ppa == ftl->place.last_ppa;
 
-	if (first != prev + 1 && ppa != ftl->place.last_ppa)
-		return FTL_NONE;
 	for (w = 0; w < ftl->geo.host_wpts; w++)
-		if (ftl_in_granule(ftl, ftl_pt(ftl, die, w), ppa))
+		if ((w || adjacent) &&
+		    ftl_in_granule(ftl, ftl_pt(ftl, die, w), ppa))
 			return w;
 	return FTL_NONE;
 }

@@ -5,19 +5,23 @@
 # sequentially at QD1 and compared with the same files written
 # contiguously. Hints off, then hints on with 1, 2, 4, 8 and 16 write
 # points per die (write_points_per_die); a second sweep grows the number
-# of files at 16 KiB past the stream points a die has (evictions).
-# Writes OUTDIR/sim.csv, OUTDIR/files.csv, OUTDIR/subpage.png and prints
-# the tables.
+# of files at 16 KiB past the stream points a die has (evictions); a
+# third gives each append an extent of its own, the files' appends
+# interleaved in logical blocks as ext4 places them, each file read as its
+# extents at once.
+# Writes OUTDIR/sim.csv, OUTDIR/files.csv, OUTDIR/extents.csv,
+# OUTDIR/subpage.png and prints the tables.
 # Usage: subpage-experiments.sh NVMEV_SIM [OUTDIR]
 set -euo pipefail
 sim=$1
 out=${2:-results/subpage}
 mkdir -p "$out"
 
-# one run: points hints append_kib files -> a CSV row
+# one run: points hints append_kib files [extents] -> a CSV row
 run() {
 	local flag=()
 	[ "$2" = on ] && flag=(--send-hints)
+	[ "${5:-}" = extents ] && flag+=(--extents)
 	"$sim" --format csv --write_points_per_die "$1" subpage --append-kib "$3" \
 		--other-kib "$3" --files "$4" "${flag[@]}" |
 		awk -F, -v w="$1" -v h="$2" -v a="$3" -v n="$4" '
@@ -44,6 +48,13 @@ for n in 4 8 16 32 64 128 256; do
 		run "$w" on 16 "$n"
 	done
 done >>"$out/files.csv"
+echo "$header" >"$out/extents.csv"
+for a in 4 8 12 16 20 24 28; do
+	run 1 off "$a" 16 extents
+	for w in 1 4 16; do
+		run "$w" on "$a" 16 extents
+	done
+done >>"$out/extents.csv"
 
 echo "Read throughput of 16 files grown by sub-page appends, relative to contiguous"
 echo "(NAND reads per 1 MiB file of 32 program units in brackets)"
@@ -59,6 +70,13 @@ for w in 1 4 16 48; do printf ' %16s' "${w} wp"; done
 echo
 awk -F, 'NR > 1 { v[$2] = v[$2] sprintf(" %7.3f (%6d)", $5, $11); if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
 	END { for (i = 1; i <= n; i++) printf "%-8s%s\n", order[i], v[order[i]] }' "$out/files.csv"
+echo
+echo "An extent per append, read as extents at once: relative throughput (NAND reads per file)"
+printf '%-10s %14s' append_kib "hints off"
+for w in 1 4 16; do printf ' %14s' "on, ${w} wp"; done
+echo
+awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6) }
+	END { for (a = 4; a <= 28; a += 4) printf "%-10s%s\n", a, v[a] }' "$out/extents.csv"
 
 if command -v gnuplot >/dev/null; then
 	gnuplot <<-GP

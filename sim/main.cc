@@ -112,6 +112,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sub_cmd->add_option("--read-kib", sp_read_kib, "read command size")->capture_default_str();
   sub_cmd->add_flag("--send-hints", sp.send_hints, "send append hints with the files' appends");
+  sub_cmd->add_flag("--extents", sp.extents,
+                    "each append in an extent of its own, read as its extents at once");
 
   ZoneSweepParams zsp;
   uint64_t zone_mib = 0, zone_wkib = 64, zone_rkib = 64;
@@ -238,6 +240,7 @@ int main(int argc, char** argv) {
                         {"append_bytes", sp.append_bytes},
                         {"other_bytes", sp.other_bytes},
                         {"hints_sent", sp.send_hints},
+                        {"extents", sp.extents},
                         {"write_points_per_die", cfg.write_points_per_die}};
       json rows = json::array();
       auto row = [&](const char* layout, const PhaseResult& p, double reads) {

@@ -220,14 +220,30 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
 namespace {
 
 // Read each of the files [f * file_bytes, (f + 1) * file_bytes) in order.
-PhaseResult read_files(Engine& e, const SubpageParams& p) {
+// Where append @at of file @f lives: after the file's earlier appends, or
+// with extents its own extent between the other files' appends.
+uint64_t append_offset(const SubpageParams& p, unsigned f, uint64_t at) {
+  if (!p.extents) return f * p.file_bytes + at;
+  return (at / p.append_bytes * p.files + f) * p.append_bytes;
+}
+
+PhaseResult read_files(Engine& e, const SubpageParams& p, bool contiguous) {
+  const bool extents = p.extents && !contiguous;
   e.idle(p.settle_ns);
-  e.set_queue_depth(1);
+  e.set_queue_depth(extents ? static_cast<unsigned>(p.file_bytes / p.append_bytes + 1) : 1);
   e.begin_phase();
-  for (unsigned f = 0; f < p.files; f++)
+  for (unsigned f = 0; f < p.files; f++) {
+    if (extents) {
+      for (uint64_t at = 0; at < p.file_bytes; at += p.append_bytes)
+        submit_checked(e, make_cmd(FTL_OP_READ, append_offset(p, f, at),
+                                   std::min(p.append_bytes, p.file_bytes - at)));
+      e.drain();  // the file's read returns once all its extents are in
+      continue;
+    }
     for (uint64_t off = 0; off < p.file_bytes; off += p.read_bytes)
       submit_checked(e, make_cmd(FTL_OP_READ, f * p.file_bytes + off,
                                  std::min(p.read_bytes, p.file_bytes - off)));
+  }
   return e.end_phase();
 }
 
@@ -253,11 +269,11 @@ SubpageResult run_subpage(const ftl_config& cfg, const SubpageParams& p) {
     OtherData other(files_bytes, cap);
     for (uint64_t at = 0; at < p.file_bytes; at += p.append_bytes) {
       for (unsigned f = 0; f < p.files; f++) {
-        const uint64_t off = f * p.file_bytes + at;
+        const uint64_t off = append_offset(p, f, at);
         ftl_cmd w = make_cmd(FTL_OP_WRITE, off, std::min(p.append_bytes, p.file_bytes - at));
         if (p.send_hints && at) {  // a file's first block has no predecessor
           w.hint = FTL_HINT_APPEND;
-          w.hint_prev_off = off - 4 * KiB;
+          w.hint_prev_off = append_offset(p, f, at - p.append_bytes) + p.append_bytes - 4 * KiB;
         }
         submit_checked(e, w);
         sync(e);
@@ -268,7 +284,7 @@ SubpageResult run_subpage(const ftl_config& cfg, const SubpageParams& p) {
       }
     }
     auto before = frag.die_stats();
-    r.fragmented = read_files(e, p);
+    r.fragmented = read_files(e, p, false);
     r.reads_per_file =
         static_cast<double>(activity(before, frag.die_stats()).total_reads()) / p.files;
     r.stats = frag.stats();
@@ -278,7 +294,7 @@ SubpageResult run_subpage(const ftl_config& cfg, const SubpageParams& p) {
     write_range(e, 0, files_bytes, 128 * KiB);
     sync(e);
     auto before = contig.die_stats();
-    r.contiguous = read_files(e, p);
+    r.contiguous = read_files(e, p, true);
     r.contiguous_reads_per_file =
         static_cast<double>(activity(before, contig.die_stats()).total_reads()) / p.files;
   }

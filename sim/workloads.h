@@ -111,6 +111,11 @@ struct SubpageParams {
   uint64_t read_bytes = 1 * MiB;
   uint64_t settle_ns = 2000000000;  // past the idle flush (write_point_idle_ns)
   bool send_hints = false;
+  // Each append in an extent of its own, the files' appends interleaved in
+  // logical blocks (ext4 with several files growing at once); a file is
+  // read as its extents, all in flight at once (an O_DIRECT read of the
+  // whole file, split by the block layer).
+  bool extents = false;
 };
 
 struct SubpageResult {

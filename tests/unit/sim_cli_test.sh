@@ -52,6 +52,8 @@ expect 0 "^8,1," --format csv --capacity-mib 512 zone-sweep --widths 8 --open-zo
 # program units (the first append shares one), with one point about twice
 expect 0 "^fragmented,[0-9.]*,[0-9.]*,33.0,32.0," --format csv --write-points-per-die 4 subpage --send-hints
 expect 0 "^fragmented,[0-9.]*,[0-9.]*,6[0-9][.0-9]*,32.0," --format csv subpage --send-hints
+# an extent per append: a stream's unit is continued across extents
+expect 0 "^fragmented,[0-9.]*,[0-9.]*,33.0,32.0," --format csv --write-points-per-die 4 subpage --send-hints --extents
 expect 2 "subpage: files, sizes and reads must be non-zero multiples of 4 KiB" subpage --append-kib 0
 
 # every parameter is listed by `params`, and options accept both spellings

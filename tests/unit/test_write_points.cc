@@ -15,6 +15,7 @@ namespace {
 
 constexpr uint64_t kGran = 32768;
 constexpr uint64_t kMiB = 1 << 20;
+constexpr uint64_t kSecond = 1000000000;  // ns: everything earlier has finished
 
 ftl_config wp_config(uint64_t points, uint64_t capacity_mib = 1024) {
   ftl_config c = paper_config(capacity_mib);
@@ -195,6 +196,37 @@ TEST(WritePoints, SmallAppendsReadAboutTheirSizeInPages) {
   EXPECT_EQ(streams, 9u) << "shared point: " << shared;
   EXPECT_EQ(stream_pus, 16u * 9);
   EXPECT_GE(shared, 15u) << "the defect this fixes: about two pages per program unit";
+}
+
+// ext4 gives each small append of a file that others write beside an
+// extent of its own: the file's next append still continues its stream's
+// program unit, and the extents, read at once, cost one NAND read.
+TEST(WritePoints, AppendsInExtentsOfTheirOwnFillTheFilesProgramUnit) {
+  Model m(wp_config(4));
+  fill_die0(m);
+  for (uint64_t k = 0; k < 4; k++) {
+    for (uint64_t f = 0; f < 2; f++) {  // files A and B, extents 1 MiB apart
+      const uint64_t off = f * 64 * kMiB + k * kMiB;
+      const uint64_t prev = k ? off - kMiB + K4 : 512 * kMiB;  // previous extent's last block
+      ok(m, append(off, 2 * K4, prev), 0);
+      ok(m, cmd(FTL_OP_WRITE, 700 * kMiB + (k * 2 + f) * 2 * K4, 2 * K4), 0);  // unhinted
+    }
+  }
+  for (uint64_t f = 0; f < 2; f++) {
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> pus;
+    for (uint64_t k = 0; k < 4; k++)
+      for (uint64_t o = 0; o < 2 * K4; o += K4) {
+        const ftl_location l = where(m, f * 64 * kMiB + k * kMiB + o);
+        pus.insert({l.die, l.block, l.offset / m.geometry().pu_units});
+      }
+    EXPECT_EQ(pus.size(), 1u) << "file " << f << "'s four extents fill one program unit";
+  }
+  EXPECT_EQ(m.stats().wpt_evictions, 0u);
+  const uint64_t die = where(m, 0).die, reads = m.die_stats()[die].host_reads;
+  for (uint64_t k = 0; k < 4; k++) ok(m, cmd(FTL_OP_READ, k * kMiB, 2 * K4), kSecond);
+  EXPECT_EQ(m.die_stats()[die].host_reads - reads, 1u);
+  EXPECT_EQ(m.die_stats()[die].read_merges, 3u);
+  EXPECT_EQ(m.check(), "");
 }
 
 // GC relocates into a point of its own: sequential writes that trigger
