@@ -165,6 +165,7 @@ uint64_t align_cursor(const std::string& dir, const Device& dev) {
   const uint64_t unit = 4096;
   const uint64_t gran = read_key(dev.geometry, "effective_granularity_bytes") / unit;
   uint64_t total = 0;
+  ScopedSetting hints_off(::access(dev.hints_switch.c_str(), F_OK) == 0 ? dev.hints_switch : "", 0);
   for (int attempt = 0; attempt < 3; attempt++) {
     uint64_t fill = read_key(dev.stats, "cursor_granule_units");
     if (!fill) return total;
@@ -200,6 +201,9 @@ void add_tool_options(CLI::App& app, ToolOptions& t) {
   app.add_option("--read-time-scale", t.read_time_scale,
                  "set nvmev's time_scale for the reads (0 = leave)")->capture_default_str();
   app.add_option("--time-scale-file", t.dev.time_scale)->capture_default_str();
+  app.add_option("--hints-switch", t.dev.hints_switch,
+                 "the file system's placement-hint switch, off while --align pads")
+      ->capture_default_str();
   app.add_option("--cpu", t.cpu, "run on this CPU only (-1 = wherever the scheduler puts it)")
       ->check(CLI::Range(-1, CPU_SETSIZE - 1))
       ->capture_default_str();

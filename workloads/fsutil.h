@@ -78,6 +78,9 @@ struct Device {
   std::string stats = "/sys/kernel/debug/nvmev/stats";
   std::string geometry = "/sys/kernel/debug/nvmev/geometry";
   std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
+  // the file system's placement-hint switch; align_cursor() turns it off
+  // while padding (skipped if the file does not exist)
+  std::string hints_switch = "/sys/fs/ext4/nvme0n1/placement_hints";
 };
 
 // "key=value" line of a debugfs file
@@ -108,7 +111,9 @@ json compare_rows(json& rows, const std::string& extents_key);
 // a granule boundary: experiments then start from the same state as after
 // a sequential fill, not from wherever mkfs left the cursor. Returns the
 // pad's size in bytes; throws if the cursor does not line up (other
-// writers, a journal on the same device).
+// writers, a journal on the same device). The pad is written without
+// hints: the cursor is the unhinted writers', and with several write
+// points per die a hinted pad would fill a stream point instead.
 uint64_t align_cursor(const std::string& dir, const Device& dev);
 
 // Hold a number in a sysfs or debugfs file (the model's time scale, a
