@@ -164,17 +164,22 @@ json compare_rows(json& rows, const std::string& extents_key) {
 uint64_t align_cursor(const std::string& dir, const Device& dev) {
   const uint64_t unit = 4096;
   const uint64_t gran = read_key(dev.geometry, "effective_granularity_bytes") / unit;
+  // each pad completes the granule of the die the cursor is on; the next
+  // die's may be part-filled too (overwrites go back to their die's shared
+  // granule), so it can take one pad per die
+  const uint64_t attempts = read_key(dev.geometry, "dies") + 1;
   uint64_t total = 0;
   ScopedSetting hints_off(::access(dev.hints_switch.c_str(), F_OK) == 0 ? dev.hints_switch : "", 0);
-  for (int attempt = 0; attempt < 3; attempt++) {
+  for (uint64_t attempt = 0; attempt < attempts; attempt++) {
     uint64_t fill = read_key(dev.stats, "cursor_granule_units");
     if (!fill) return total;
     uint64_t pad = (gran - fill) * unit;
     write_sync(dir + "/.nvmev-pad" + std::to_string(attempt), 0, pad, true);
     total += pad;
   }
-  throw std::runtime_error("the drive's cursor did not line up with a granule after 3 pads: "
-                           "is something else writing to the device?");
+  throw std::runtime_error("the drive's cursor did not line up with a granule after " +
+                           std::to_string(attempts) +
+                           " pads: is something else writing to the device?");
 }
 
 ScopedSetting::ScopedSetting(const std::string& path, uint64_t value) {

@@ -113,7 +113,9 @@ json compare_rows(json& rows, const std::string& extents_key);
 // pad's size in bytes; throws if the cursor does not line up (other
 // writers, a journal on the same device). The pad is written without
 // hints: the cursor is the unhinted writers', and with several write
-// points per die a hinted pad would fill a stream point instead.
+// points per die a hinted pad would fill a stream point instead. It may
+// take a pad per die: with several write points the shared granules of
+// other dies hold only overwrites and unhinted data, and stay part-filled.
 uint64_t align_cursor(const std::string& dir, const Device& dev);
 
 // Hold a number in a sysfs or debugfs file (the model's time scale, a
