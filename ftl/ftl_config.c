@@ -124,6 +124,23 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 	return 0;
 }
 
+/*
+ * write_points_per_die=0: as many points as three quarters of the write
+ * buffer holds as partial program units, a quarter staying free for
+ * bursts, at most 48. 48 on the default drive (8 dies, 32 KiB units, 16
+ * MiB): the fileserver-small experiment's 256 files growing at once keep
+ * about 32 partial units per die, and fewer points evict (docs/subpage.md).
+ */
+#define FTL_AUTO_WPTS_MAX 48
+
+static u32 ftl_auto_wpts(const struct ftl_config *cfg, u32 dies, u64 pu_bytes)
+{
+	u64 n = ftl_div64(ftl_div64((cfg->write_buffer_kib << 10) * 3 / 4,
+				    pu_bytes), dies);
+
+	return (u32)ftl_max64(1, ftl_min64(n, FTL_AUTO_WPTS_MAX));
+}
+
 int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 		      char *err, size_t errlen)
 {
@@ -175,6 +192,8 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	g->stripe_bytes = gran * g->dies;
 
 	g->host_wpts = (u32)cfg->write_points_per_die;
+	if (!g->host_wpts)
+		g->host_wpts = ftl_auto_wpts(cfg, g->dies, pu_bytes);
 	g->wpts = g->host_wpts > 1 ? g->host_wpts + 1 : 1;
 	ret = ftl_derive_blocks(cfg, g, err, errlen);
 	if (ret)

@@ -74,10 +74,11 @@
 	X(hint_wear_gap, 0, 0, 1000000,					\
 	  "place a hinted write round-robin when its die has this many "	\
 	  "more erases than the least-worn die; 0 = never")		\
-	X(write_points_per_die, 1, 1, 256,				\
+	X(write_points_per_die, 0, 0, 256,				\
 	  "program units each die assembles at once for host writes: 1 = " \
 	  "one shared by every writer; more = one shared plus one per "	\
-	  "hinted stream, and GC gets its own")				\
+	  "hinted stream, and GC gets its own; 0 = as many as 3/4 of the " \
+	  "write buffer holds, at most 48")				\
 	X(write_point_idle_ns, 1000000000, 1, 60000000000,		\
 	  "a die's stream write points program their partly filled units, " \
 	  "padded, once the die took no data and did no work for this "	\

@@ -28,6 +28,8 @@ static int nvmev_geometry_show(struct seq_file *m, void *v)
 	seq_printf(m, "effective_granularity_bytes=%llu\n",
 		   (u64)g->gran_units * FTL_MAP_UNIT);
 	seq_printf(m, "stripe_bytes=%llu\n", g->stripe_bytes);
+	/* what write_points_per_die=0 chose, or the value given */
+	seq_printf(m, "effective_write_points_per_die=%u\n", g->host_wpts);
 	seq_printf(m, "capacity_bytes=%llu\n", ftl_capacity_bytes(dev->ftl));
 	seq_printf(m, "metadata_bytes=%llu\n", dev->metadata_bytes);
 	seq_printf(m, "physical_bytes=%llu\n", g->phys_units * FTL_MAP_UNIT);

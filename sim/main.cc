@@ -241,7 +241,7 @@ int main(int argc, char** argv) {
                         {"other_bytes", sp.other_bytes},
                         {"hints_sent", sp.send_hints},
                         {"extents", sp.extents},
-                        {"write_points_per_die", cfg.write_points_per_die}};
+                        {"write_points_per_die", probe.geometry().host_wpts}};
       json rows = json::array();
       auto row = [&](const char* layout, const PhaseResult& p, double reads) {
         rows.push_back({{"layout", layout},

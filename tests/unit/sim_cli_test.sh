@@ -51,7 +51,9 @@ expect 0 "^8,1," --format csv --capacity-mib 512 zone-sweep --widths 8 --open-zo
 # sub-page appends: with stream points each hinted 1 MiB file senses 33
 # program units (the first append shares one), with one point about twice
 expect 0 "^fragmented,[0-9.]*,[0-9.]*,33.0,32.0," --format csv --write-points-per-die 4 subpage --send-hints
-expect 0 "^fragmented,[0-9.]*,[0-9.]*,6[0-9][.0-9]*,32.0," --format csv subpage --send-hints
+expect 0 "^fragmented,[0-9.]*,[0-9.]*,6[0-9][.0-9]*,32.0," --format csv --write-points-per-die 1 subpage --send-hints
+# the default: as many points as 3/4 of the write buffer holds (48 here)
+expect 0 "^fragmented,[0-9.]*,[0-9.]*,33.0,32.0," --format csv subpage --send-hints
 # an extent per append: a stream's unit is continued across extents
 expect 0 "^fragmented,[0-9.]*,[0-9.]*,33.0,32.0," --format csv --write-points-per-die 4 subpage --send-hints --extents
 expect 2 "subpage: files, sizes and reads must be non-zero multiples of 4 KiB" subpage --append-kib 0

@@ -1,6 +1,7 @@
 // Geometry validation: every rejected combination, and what is derived.
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "helpers.h"
 #include "nvmev_params.h"
@@ -23,6 +24,32 @@ TEST(Config, DefaultsAreThePaperDrive) {
   EXPECT_EQ(g.logical_units * K4, c.capacity_mib << 20);
   // over-provisioning is at least what was asked for
   EXPECT_GE(g.phys_units * 93, g.logical_units * 100);
+}
+
+// write_points_per_die=0 (the default): three quarters of the write
+// buffer in partial program units, at most 48, at least 1; the drive
+// then always loads.
+TEST(Config, AutomaticWritePointsFitThreeQuartersOfTheBuffer) {
+  const std::pair<uint64_t, uint32_t> cases[] = {
+      {16384, 48},  // default: 512 units x 3/4 / 8 dies
+      {4096, 12},   // 128 x 3/4 / 8
+      {65536, 48},  // capped
+      {288, 1},     // 9 units: 6 / 8 dies rounds to 0, one point
+  };
+  for (const auto& [kib, points] : cases) {
+    ftl_config c = default_config();
+    c.write_buffer_kib = kib;
+    ftl_geometry g;
+    char err[FTL_ERRMSG_LEN];
+    ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << kib << ": " << err;
+    EXPECT_EQ(g.host_wpts, points) << kib;
+  }
+  ftl_config c = default_config();
+  c.write_points_per_die = 5;  // a given number is kept
+  ftl_geometry g;
+  char err[FTL_ERRMSG_LEN];
+  ASSERT_EQ(ftl_config_derive(&c, &g, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(g.host_wpts, 5u);
 }
 
 TEST(Config, EveryParameterRangeIsChecked) {

@@ -52,6 +52,15 @@ TEST(WireFormat, EncodeDecodeRoundTrip) {
   EXPECT_EQ(sizeof(nvmev_hint_id), 32u);  // fixed layout in Identify Controller
 }
 
+// The drive with one write point per die, whose granule every writer
+// shares: the rules these tests pin down (several points per die, the
+// default: test_write_points.cc).
+ftl_config one_point() {
+  ftl_config c = paper_config();
+  c.write_points_per_die = 1;
+  return c;
+}
+
 TEST(Hints, AppendStartsOnTheDieAfterThePreviousBlock) {
   Model m(paper_config());
   ok(m, cmd(FTL_OP_WRITE, 0, 3 * kGran), 0);  // dies 0, 1, 2; cursor at 3
@@ -120,7 +129,7 @@ TEST(Hints, AnAppendStraightAfterAnOverwriteMovesOn) {
 // Two files appended in turns (a database's rows, a log): each chunk of
 // either file is on the die after its previous chunk's, whole.
 TEST(Hints, InterleavedAppendsEachMoveOneDieOn) {
-  Model m(paper_config());
+  Model m(one_point());
   ok(m, cmd(FTL_OP_WRITE, 0, kGran), 0);  // die 0
   constexpr uint64_t kChunk = 16384, kA = 1 << 20, kB = 2 << 20;
   // each file's chunks are a chunk apart: separate extents, as on a file
@@ -138,7 +147,7 @@ TEST(Hints, InterleavedAppendsEachMoveOneDieOn) {
 // A write smaller than a granule that would straddle two goes to the die
 // after if it fits there whole.
 TEST(Hints, SmallAppendsAreNotSplitWhenTheNextDieHasRoom) {
-  Model m(paper_config());
+  Model m(one_point());
   ok(m, cmd(FTL_OP_WRITE, 0, kGran + 6 * K4), 0);  // die 0 full, die 1 6/8
   ok(m, append(1 << 20, 4 * K4, 0), 0);  // die 1 has room for 2 only
   EXPECT_EQ(dies_of(m, 1 << 20, 4 * K4), repeat({2}, 4));
@@ -157,7 +166,7 @@ TEST(Hints, SmallAppendsAreNotSplitWhenTheNextDieHasRoom) {
 // a granule someone else began fills it and moves on, so no granule ever
 // spans two program units of one die.
 TEST(Hints, WritersShareEachDiesGranule) {
-  Model m(paper_config());
+  Model m(one_point());
   ok(m, cmd(FTL_OP_WRITE, 0, kGran + K4), 0);  // die 0 full, die 1 at 1/8
   ok(m, append(1 << 20, 2 * kGran, 7 * K4), 0);  // previous block ends die 0's granule
   std::vector<int> want = repeat({1}, 7);
