@@ -14,6 +14,8 @@ fs_workload() {
 	shift
 	rel_off=0
 	rel_on=0
+	copy_on=0
+	hinted_ref_on=0
 	for h in off on; do
 		ext4_paper_fs || { echo "$tag: file system set-up failed"; cat /tmp/mkfs.out; return 1; }
 		echo 1 >"$DBG/stats_reset"
@@ -47,6 +49,9 @@ fs_workload() {
 		grep -v '^#' /tmp/wl.csv | sed "s/^/$tag hints=$h csv: /"
 		r=$(awk -v r="$rel" 'BEGIN { printf "%d", r * 1000 }')
 		if [ $h = on ]; then rel_on=$r; else rel_off=$r; fi
+		# per mille, 0 where the workload has no such figure
+		copy_on=$(awk -v r="${copy#*=}" 'BEGIN { printf "%d", r * 1000 }')
+		hinted_ref_on=$(awk -v r="${hinted_ref#*=}" 'BEGIN { printf "%d", r * 1000 }')
 	done
 }
 
@@ -80,11 +85,16 @@ test_ext4_experiment() {
 # another file (the paper: 10,000 rows, SQLITE_ROWS=10000 with
 # GUEST_DRIVE_MIB=2048), then SELECT * with a cold cache, against the
 # paper's reference: the same inserts with nothing in between, hints off;
-# and that reference built again with hints on (hinted_reference_relative:
-# what placement does to an unfragmented database updated in place).
+# against a copy written in one go; and that reference built again with
+# hints on (hinted_reference_relative: what placement does to an
+# unfragmented database updated in place). With the default write points
+# a row continues the unit of the row before it and rewritten pages go to
+# their die's shared point: 1.33 of the reference, 1.12 of the copy, the
+# hinted reference 1.18 of the unhinted (one write point: 0.83, 0.70,
+# 0.86; docs/subpage.md). The bounds are the targets of that work.
 # SQLITE_JOURNAL, SQLITE_SYNC, SQLITE_SPREAD: nvmev-sqlite's
 # --journal-mode, --synchronous, --row-spread (default: the paper's).
-# tiers: none (run by name only)
+# tiers: patched
 test_ext4_sqlite() {
 	check "insmod" load_nvmev || return 1
 	if fs_workload "ext4_sqlite:" nvmev-sqlite --rows "${SQLITE_ROWS:-1000}" \
@@ -92,7 +102,9 @@ test_ext4_sqlite() {
 		${SQLITE_JOURNAL:+--journal-mode "$SQLITE_JOURNAL"} \
 		${SQLITE_SYNC:+--synchronous "$SQLITE_SYNC"} \
 		${SQLITE_SPREAD:+--row-spread "$SQLITE_SPREAD"}; then
-		check "sqlite on >= 95 %" [ "$rel_on" -ge 950 ]
+		check "sqlite on >= 99 % of the reference" [ "$rel_on" -ge 990 ]
+		check "sqlite on >= 97 % of the copy" [ "$copy_on" -ge 970 ]
+		check "hinted reference >= unhinted" [ "$hinted_ref_on" -ge 1000 ]
 	else
 		check "sqlite (above)" false
 	fi
@@ -129,14 +141,19 @@ test_ext4_fileserver() {
 	check "rmmod" unload_nvmev
 }
 
-# The small variant: 16 KiB appends, smaller than a program unit, share
-# flash pages with other files' data, which hints cannot undo (the paper's
-# "page-level fragmentation"); no bound, only that hints do not hurt.
-# tiers: none (run by name only)
+# The small variant: 16 KiB appends, half a program unit, each in an
+# extent of its own (the paper's "page-level fragmentation": with one
+# write point per die they share flash pages with other files' data,
+# 0.67-0.81 of contiguous with hints). With the default write points a
+# file's appends fill program units of their own and its two extents in
+# one unit are read together: 1.07 in the runs of docs/subpage.md. The
+# bound is the target of that work.
+# tiers: patched
 test_ext4_fileserver_small() {
 	check "insmod" load_nvmev || return 1
 	if fileserver "${FILESERVER_FILES:-256}" 16; then
-		check "hints do not hurt" [ "$rel_on" -ge $((rel_off - 20)) ]
+		check "fileserver small on >= 90 %" [ "$rel_on" -ge 900 ]
+		check "hints help" [ "$rel_on" -gt "$rel_off" ]
 	else
 		check "fileserver small (above)" false
 	fi
