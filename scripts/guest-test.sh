@@ -169,8 +169,8 @@ if [ "${GUEST_PIN_VCPUS:-0}" = 1 ]; then
 fi
 # -cpu max without 5-level paging: Debian's kernels turn LA57 on when the
 # CPU has it, and under this QEMU's TCG a 6.12 guest with LA57 double-faulted
-# in __kmalloc_cache_noprof, its exception frame garbage, in 2 of 9 boots
-# (0 of 7 with la57=off); few machines have LA57, and no test needs it
+# in __kmalloc_cache_noprof, its exception frame garbage, in 2 of 17 boots
+# (0 of 15 with la57=off); few machines have LA57, and no test needs it
 status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max,la57=off \
