@@ -21,8 +21,22 @@ inline ftl_config paper_config(uint64_t capacity_mib = 1024) {
   return c;
 }
 
+// The same drive with @points write points per die (0: the automatic choice).
+inline ftl_config wp_config(uint64_t points, uint64_t capacity_mib = 1024) {
+  ftl_config c = paper_config(capacity_mib);
+  c.write_points_per_die = points;
+  return c;
+}
+
 inline ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE) {
   return make_cmd(op, off, len, hint);
+}
+
+// A write hinted as an append after the block at byte @prev_off.
+inline ftl_cmd append(uint64_t off, uint64_t len, uint64_t prev_off) {
+  ftl_cmd c = cmd(FTL_OP_WRITE, off, len, FTL_HINT_APPEND);
+  c.hint_prev_off = prev_off;
+  return c;
 }
 
 // Submit and require success; returns the completion time.

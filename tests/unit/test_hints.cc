@@ -14,12 +14,8 @@ namespace nvmev::test {
 namespace {
 
 constexpr uint64_t kGran = 32768;
-
-ftl_cmd append(uint64_t off, uint64_t len, uint64_t prev_off) {
-  ftl_cmd c = cmd(FTL_OP_WRITE, off, len, FTL_HINT_APPEND);
-  c.hint_prev_off = prev_off;
-  return c;
-}
+// The tests of the rules of one shared granule per die run with one write
+// point per die (wp_config(1)); several points: test_write_points.cc.
 
 // dies of the 4 KiB units of [off, off+len)
 std::vector<int> dies_of(const Model& m, uint64_t off, uint64_t len) {
@@ -50,15 +46,6 @@ TEST(WireFormat, EncodeDecodeRoundTrip) {
   nvmev_hint_encode(NVMEV_HINT_NONE, 5, &cdw2, &cdw3, &cdw12);
   EXPECT_EQ(cdw12, 0x4000000fu);
   EXPECT_EQ(sizeof(nvmev_hint_id), 32u);  // fixed layout in Identify Controller
-}
-
-// The drive with one write point per die, whose granule every writer
-// shares: the rules these tests pin down (several points per die, the
-// default: test_write_points.cc).
-ftl_config one_point() {
-  ftl_config c = paper_config();
-  c.write_points_per_die = 1;
-  return c;
 }
 
 TEST(Hints, AppendStartsOnTheDieAfterThePreviousBlock) {
@@ -129,7 +116,7 @@ TEST(Hints, AnAppendStraightAfterAnOverwriteMovesOn) {
 // Two files appended in turns (a database's rows, a log): each chunk of
 // either file is on the die after its previous chunk's, whole.
 TEST(Hints, InterleavedAppendsEachMoveOneDieOn) {
-  Model m(one_point());
+  Model m(wp_config(1));
   ok(m, cmd(FTL_OP_WRITE, 0, kGran), 0);  // die 0
   constexpr uint64_t kChunk = 16384, kA = 1 << 20, kB = 2 << 20;
   // each file's chunks are a chunk apart: separate extents, as on a file
@@ -147,7 +134,7 @@ TEST(Hints, InterleavedAppendsEachMoveOneDieOn) {
 // A write smaller than a granule that would straddle two goes to the die
 // after if it fits there whole.
 TEST(Hints, SmallAppendsAreNotSplitWhenTheNextDieHasRoom) {
-  Model m(one_point());
+  Model m(wp_config(1));
   ok(m, cmd(FTL_OP_WRITE, 0, kGran + 6 * K4), 0);  // die 0 full, die 1 6/8
   ok(m, append(1 << 20, 4 * K4, 0), 0);  // die 1 has room for 2 only
   EXPECT_EQ(dies_of(m, 1 << 20, 4 * K4), repeat({2}, 4));
@@ -166,7 +153,7 @@ TEST(Hints, SmallAppendsAreNotSplitWhenTheNextDieHasRoom) {
 // a granule someone else began fills it and moves on, so no granule ever
 // spans two program units of one die.
 TEST(Hints, WritersShareEachDiesGranule) {
-  Model m(one_point());
+  Model m(wp_config(1));
   ok(m, cmd(FTL_OP_WRITE, 0, kGran + K4), 0);  // die 0 full, die 1 at 1/8
   ok(m, append(1 << 20, 2 * kGran, 7 * K4), 0);  // previous block ends die 0's granule
   std::vector<int> want = repeat({1}, 7);

@@ -17,18 +17,6 @@ constexpr uint64_t kGran = 32768;
 constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kSecond = 1000000000;  // ns: everything earlier has finished
 
-ftl_config wp_config(uint64_t points, uint64_t capacity_mib = 1024) {
-  ftl_config c = paper_config(capacity_mib);
-  c.write_points_per_die = points;
-  return c;
-}
-
-ftl_cmd append(uint64_t off, uint64_t len, uint64_t prev_off) {
-  ftl_cmd c = cmd(FTL_OP_WRITE, off, len, FTL_HINT_APPEND);
-  c.hint_prev_off = prev_off;
-  return c;
-}
-
 ftl_location where(const Model& m, uint64_t off) {
   ftl_location loc{};
   EXPECT_EQ(ftl_locate(const_cast<Model&>(m).raw(), off, &loc), 0) << off;
