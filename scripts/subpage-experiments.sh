@@ -35,34 +35,45 @@ run() {
 }
 
 header="append_kib,files,write_points,hints,relative,nand_reads_per_file,contiguous_reads_per_file,program_units_per_file,waf,pad_units,evictions"
-echo "$header" >"$out/sim.csv"
-for a in 4 8 12 16 20 24 28; do
-	run 1 off "$a" 16
-	for w in 1 2 4 8 16; do
-		run "$w" on "$a" 16
-	done
-done >>"$out/sim.csv"
+
+# append_sweep CSV LAYOUT POINTS...: 16 files, appends of 4..28 KiB, hints
+# off, then on with each number of points; LAYOUT "extents" or "" (packed)
+append_sweep() {
+	local csv=$1 layout=$2 a w
+	shift 2
+	echo "$header" >"$csv"
+	for a in 4 8 12 16 20 24 28; do
+		run 1 off "$a" 16 "$layout"
+		for w in "$@"; do
+			run "$w" on "$a" 16 "$layout"
+		done
+	done >>"$csv"
+}
+
+# append_table CSV POINTS...: relative throughput (NAND reads per file)
+# by append size, as append_sweep wrote it
+append_table() {
+	local csv=$1 w
+	shift
+	printf '%-10s %14s' append_kib "hints off"
+	for w in "$@"; do printf ' %14s' "on, ${w} wp"; done
+	echo
+	awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6) }
+		END { for (a = 4; a <= 28; a += 4) printf "%-10s%s\n", a, v[a] }' "$csv"
+}
+
+append_sweep "$out/sim.csv" "" 1 2 4 8 16
 echo "$header" >"$out/files.csv"
 for n in 4 8 16 32 64 128 256; do
 	for w in 1 4 16 48; do
 		run "$w" on 16 "$n"
 	done
 done >>"$out/files.csv"
-echo "$header" >"$out/extents.csv"
-for a in 4 8 12 16 20 24 28; do
-	run 1 off "$a" 16 extents
-	for w in 1 4 16; do
-		run "$w" on "$a" 16 extents
-	done
-done >>"$out/extents.csv"
+append_sweep "$out/extents.csv" extents 1 4 16
 
 echo "Read throughput of 16 files grown by sub-page appends, relative to contiguous"
 echo "(NAND reads per 1 MiB file of 32 program units in brackets)"
-printf '%-10s %14s' append_kib "hints off"
-for w in 1 2 4 8 16; do printf ' %14s' "on, ${w} wp"; done
-echo
-awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6) }
-	END { for (a = 4; a <= 28; a += 4) printf "%-10s%s\n", a, v[a] }' "$out/sim.csv"
+append_table "$out/sim.csv" 1 2 4 8 16
 echo
 echo "16 KiB appends, hints on: relative throughput (evictions) against files written at once"
 printf '%-8s' files
@@ -72,11 +83,7 @@ awk -F, 'NR > 1 { v[$2] = v[$2] sprintf(" %7.3f (%6d)", $5, $11); if (!($2 in se
 	END { for (i = 1; i <= n; i++) printf "%-8s%s\n", order[i], v[order[i]] }' "$out/files.csv"
 echo
 echo "An extent per append, read as extents at once: relative throughput (NAND reads per file)"
-printf '%-10s %14s' append_kib "hints off"
-for w in 1 4 16; do printf ' %14s' "on, ${w} wp"; done
-echo
-awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6) }
-	END { for (a = 4; a <= 28; a += 4) printf "%-10s%s\n", a, v[a] }' "$out/extents.csv"
+append_table "$out/extents.csv" 1 4 16
 
 if command -v gnuplot >/dev/null; then
 	gnuplot <<-GP
