@@ -219,7 +219,6 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
 
 namespace {
 
-// Read each of the files [f * file_bytes, (f + 1) * file_bytes) in order.
 // Where append @at of file @f lives: after the file's earlier appends, or
 // with extents its own extent between the other files' appends.
 uint64_t append_offset(const SubpageParams& p, unsigned f, uint64_t at) {
@@ -227,6 +226,9 @@ uint64_t append_offset(const SubpageParams& p, unsigned f, uint64_t at) {
   return (at / p.append_bytes * p.files + f) * p.append_bytes;
 }
 
+// Read each file in order: in read_bytes commands at QD1 from
+// [f * file_bytes, (f + 1) * file_bytes), or, for the fragmented files
+// with extents, as its extents all at once.
 PhaseResult read_files(Engine& e, const SubpageParams& p, bool contiguous) {
   const bool extents = p.extents && !contiguous;
   e.idle(p.settle_ns);

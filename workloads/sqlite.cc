@@ -10,8 +10,8 @@
 // timed with a cold page cache (buffered reads: SQLite's pages, the
 // kernel's readahead). --hinted-reference builds the reference a second
 // time with the hints on: does placement cost an in-place-updated
-// database that is not fragmented anything? The SQLite settings default to the paper's artifact:
-// no rollback journal, synchronous=NORMAL.
+// database that is not fragmented anything? The SQLite settings default
+// to the paper's artifact: no rollback journal, synchronous=NORMAL.
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <unistd.h>

@@ -48,7 +48,11 @@ fs_workload() {
 		echo "$tag hints=$h relative=$rel dof=$(sed -n 's/^# dof=//p' /tmp/wl.csv)${copy:+ $copy}${hinted_ref:+ $hinted_ref}"
 		grep -v '^#' /tmp/wl.csv | sed "s/^/$tag hints=$h csv: /"
 		r=$(awk -v r="$rel" 'BEGIN { printf "%d", r * 1000 }')
-		if [ $h = on ]; then rel_on=$r; else rel_off=$r; fi
+		if [ $h = off ]; then
+			rel_off=$r
+			continue
+		fi
+		rel_on=$r
 		# per mille, 0 where the workload has no such figure
 		copy_on=$(awk -v r="${copy#*=}" 'BEGIN { printf "%d", r * 1000 }')
 		hinted_ref_on=$(awk -v r="${hinted_ref#*=}" 'BEGIN { printf "%d", r * 1000 }')
