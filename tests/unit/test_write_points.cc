@@ -217,6 +217,33 @@ TEST(WritePoints, AppendsInExtentsOfTheirOwnFillTheFilesProgramUnit) {
   EXPECT_EQ(m.check(), "");
 }
 
+// A stream moving on skips a die that holds three granules more valid data
+// than the die after it: files made alike begin their rounds on the same
+// dies, and their last, partial rounds would pile reads there.
+// @freed granules are deallocated from die 3 before file A's appends.
+std::vector<uint32_t> stream_dies_with_die3_lighter_by(uint64_t freed) {
+  Model m(wp_config(4));
+  const uint64_t base = 256 * kMiB;  // granule i of 3 rounds lands on die i % 8
+  ok(m, cmd(FTL_OP_WRITE, base, 24 * kGran), 0);
+  for (uint64_t r = 0; r < freed; r++) ok(m, cmd(FTL_OP_TRIM, base + (3 + 8 * r) * kGran, kGran), 0);
+  EXPECT_EQ(where(m, base + kGran).die, 1u);
+  // file A's previous block ends granule 1 (die 1); its 3 granules go on
+  ok(m, append(0, 3 * kGran, base + 2 * kGran - K4), 0);
+  std::vector<uint32_t> dies;
+  for (uint64_t g = 0; g < 3; g++) dies.push_back(where(m, g * kGran).die);
+  EXPECT_EQ(m.check(), "");
+  return dies;
+}
+
+TEST(WritePoints, AStreamSkipsADieHoldingThreeGranulesMoreThanTheNext) {
+  EXPECT_THAT(stream_dies_with_die3_lighter_by(0), ::testing::ElementsAre(2u, 3u, 4u))
+      << "balanced dies: die by die";
+  EXPECT_THAT(stream_dies_with_die3_lighter_by(2), ::testing::ElementsAre(2u, 3u, 4u))
+      << "two granules of difference: not worth a skip";
+  EXPECT_THAT(stream_dies_with_die3_lighter_by(3), ::testing::ElementsAre(3u, 4u, 5u))
+      << "die 2 holds three granules more than die 3: skipped";
+}
+
 // GC relocates into a point of its own: sequential writes that trigger
 // foreground GC still fill program units of their own (sharing the open
 // block, GC's copies split their granules).
