@@ -143,7 +143,7 @@ fileserver() {
 # (random) 32 KiB appends go die by die, so the files' last, partial
 # rounds favoured the dies where rounds start (0.924-0.930, the busiest
 # die 691 reads against a mean of 643) until streams skipped a die that
-# holds three granules more than the next: 0.979-0.986 in three runs
+# holds three granules more than the next: 0.977-0.986 in four runs
 # (docs/subpage.md). Hints off it reads at 0.78-0.82; the check runs hints
 # on only (fileserver_small checks that the switch matters).
 # tiers: patched
