@@ -51,15 +51,15 @@ append_sweep() {
 }
 
 # append_table CSV POINTS...: relative throughput (NAND reads per file)
-# by append size, as append_sweep wrote it
+# by append size, in the order append_sweep wrote them
 append_table() {
 	local csv=$1 w
 	shift
 	printf '%-10s %14s' append_kib "hints off"
 	for w in "$@"; do printf ' %14s' "on, ${w} wp"; done
 	echo
-	awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6) }
-		END { for (a = 4; a <= 28; a += 4) printf "%-10s%s\n", a, v[a] }' "$csv"
+	awk -F, 'NR > 1 { v[$1] = v[$1] sprintf(" %7.3f (%4.1f)", $5, $6); if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+		END { for (i = 1; i <= n; i++) printf "%-10s%s\n", order[i], v[order[i]] }' "$csv"
 }
 
 append_sweep "$out/sim.csv" "" 1 2 4 8 16
