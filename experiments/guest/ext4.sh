@@ -83,8 +83,8 @@ test_ext4_experiment() {
 	for kind in append overwrite; do
 		for gap in worst random; do
 			# the random cases' bound is on hints on only
-			[ $gap = worst ] && passes="off on" || passes=on
-			fs_workload "$(fs_passes "$passes")" "ext4_experiment: kind=$kind gap=$gap" \
+			[ $gap = worst ] && checked="off on" || checked=on
+			fs_workload "$(fs_passes "$checked")" "ext4_experiment: kind=$kind gap=$gap" \
 				nvmev-fsfrag --kind $kind --gap $gap || { check "$kind $gap (above)" false; continue; }
 			if [ $gap = worst ]; then
 				check "$kind worst off <= 20 %" [ "$rel_off" -le 200 ]
