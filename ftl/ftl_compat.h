@@ -50,6 +50,8 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_vsnprintf vsnprintf
 #define ftl_memset memset
 #define ftl_memcpy memcpy
+/* 4 KiB between page-aligned buffers: the architecture's page copier */
+#define ftl_copy_page(dst, src) copy_page((dst), (void *)(src))
 #define ftl_printf(a, b) __printf(a, b)
 /* a state that cannot happen: the kernel's warning, once per site */
 #define ftl_warn_once(cond)	WARN_ON_ONCE(cond)
@@ -110,6 +112,7 @@ static inline u64 ftl_mod64(u64 a, u64 b)
 #define ftl_vsnprintf vsnprintf
 #define ftl_memset memset
 #define ftl_memcpy memcpy
+#define ftl_copy_page(dst, src) memcpy((dst), (src), 4096)
 /* format checking of ftl_printf() functions is done by the kernel build */
 #define ftl_printf(a, b)
 /*

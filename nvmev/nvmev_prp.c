@@ -16,6 +16,23 @@ static u64 nvmev_prp_page(u64 addr)
 }
 
 /*
+ * A whole page between page-aligned buffers is the common move (a 4 KiB
+ * I/O, every middle page of a larger one): it goes by the architecture's
+ * page copier. On x86 that is rep movsq where memcpy() is rep movsb (ERMS);
+ * the same on hardware, but QEMU's TCG, which runs the guests this device
+ * is tested in, emulates rep movsb byte by byte: 4 KiB then costs about
+ * 7x the page copier's time on the device's thread.
+ */
+static void nvmev_prp_move(u8 *dst, const u8 *src, u32 n)
+{
+	if (n == NVMEV_PRP_PAGE &&
+	    !(((unsigned long)dst | (unsigned long)src) & (NVMEV_PRP_PAGE - 1)))
+		ftl_copy_page(dst, src);
+	else
+		ftl_memcpy(dst, src, n);
+}
+
+/*
  * @n bytes (within one host page) between host address @addr and the
  * device memory at transfer offset @pos, in the device's runs.
  */
@@ -39,9 +56,9 @@ static enum nvmev_prp_result nvmev_prp_chunk(const struct nvmev_host_mem *mem,
 			return NVMEV_PRP_NO_SPACE;
 		}
 		if (to_host)
-			ftl_memcpy(host, d, run);
+			nvmev_prp_move(host, d, run);
 		else
-			ftl_memcpy(d, host, run);
+			nvmev_prp_move(d, host, run);
 		host += run;
 		pos += run;
 		n -= run;
