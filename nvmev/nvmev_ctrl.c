@@ -551,6 +551,17 @@ static bool nvmev_poll_registers(struct nvmev_ctrl *c)
 
 /* ---- submission ---- */
 
+/*
+ * The highest queue id that can be live: I/O queues are created only up
+ * to the count Set Features granted, which changes only while none
+ * exists. The worker's passes scan this far, not all 65 ids: each pass is
+ * the delay before a doorbell is seen.
+ */
+static int nvmev_last_qid(const struct nvmev_ctrl *c)
+{
+	return (int)c->nr_io_queues;
+}
+
 static int nvmev_poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 {
 	struct nvmev_cq *cq = &c->cqs[sq->cqid];
@@ -605,7 +616,7 @@ static int nvmev_poll_sqs(struct nvmev_ctrl *c)
 {
 	int q, n = 0;
 
-	for (q = 0; q < NVMEV_MAX_QUEUES && c->enabled; q++) {
+	for (q = 0; q <= nvmev_last_qid(c) && c->enabled; q++) {
 		if (c->cqs[q].live)
 			nvmev_read_cq_head(c, &c->cqs[q]);
 		if (c->sqs[q].live && c->cqs[c->sqs[q].cqid].live)
@@ -709,7 +720,7 @@ static u64 nvmev_irq_deadlines(struct nvmev_ctrl *c, u64 t, bool *raise)
 	u64 next = U64_MAX;
 	int q;
 
-	for (q = 1; q < NVMEV_MAX_QUEUES; q++) {
+	for (q = 1; q <= nvmev_last_qid(c); q++) {
 		struct nvmev_cq *cq = &c->cqs[q];
 		u64 due;
 
@@ -724,16 +735,20 @@ static u64 nvmev_irq_deadlines(struct nvmev_ctrl *c, u64 t, bool *raise)
 	return next;
 }
 
-static void nvmev_raise_irqs(struct nvmev_ctrl *c, const bool *raise)
+/* only live CQs' vectors are ever raised: each is signalled once */
+static void nvmev_raise_irqs(struct nvmev_ctrl *c, bool *raise)
 {
-	int q, v;
+	int q;
 
-	for (q = 0; q < NVMEV_MAX_QUEUES; q++)
+	for (q = 0; q <= nvmev_last_qid(c); q++)
 		if (c->cqs[q].live && raise[c->cqs[q].vector])
 			c->cqs[q].irq_pending = 0;
-	for (v = 0; v < NVMEV_NR_VECTORS; v++) {
-		if (!raise[v])
+	for (q = 0; q <= nvmev_last_qid(c); q++) {
+		u16 v = c->cqs[q].vector;
+
+		if (!c->cqs[q].live || !raise[v])
 			continue;
+		raise[v] = false;
 		c->ops->signal(c->ctx, v);
 		c->stats.irqs++;
 	}
