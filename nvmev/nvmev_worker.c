@@ -178,9 +178,15 @@ static int nvmev_worker(void *arg)
 			cond_resched();
 			continue;
 		}
+		/*
+		 * Spinning is polling, as a user-level driver's reactor polls:
+		 * no cpu_relax() between passes. On hardware a pass is a few
+		 * loads; under QEMU's TCG each PAUSE leaves translated code and
+		 * takes the emulator's global lock, which the host's vCPU needs
+		 * for every interrupt it takes.
+		 */
 		if (now - last_work < nvmev_pace_spin_ns(&pace, dev) &&
 		    next > now + NSEC_PER_USEC) {
-			cpu_relax();
 			cond_resched();
 			continue;
 		}
