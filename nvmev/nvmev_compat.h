@@ -68,6 +68,7 @@ static inline u32 nvmev_cmpxchg32(void __iomem *bar, u32 off, u32 old, u32 v)
 #define nvmev_rmb()	rmb()
 #define nvmev_wmb()	dma_wmb()
 #define nvmev_write_once(x, v)	WRITE_ONCE(x, v)
+#define nvmev_read_once(x)	READ_ONCE(x)
 
 #else /* userspace */
 
@@ -121,6 +122,7 @@ static inline u32 nvmev_cmpxchg32(void *bar, u32 off, u32 old, u32 v)
 #define nvmev_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define nvmev_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define nvmev_write_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define nvmev_read_once(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 #endif /* __KERNEL__ */
 

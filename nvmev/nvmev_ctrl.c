@@ -308,9 +308,13 @@ u16 nvmev_ctrl_set_num_queues(struct nvmev_ctrl *c, u32 cdw11, u32 *result)
 	return NVME_SC_SUCCESS;
 }
 
+/* also read by debugfs as the worker runs: never wraps, may be an interval off */
 u64 nvmev_ctrl_busy_ns(const struct nvmev_ctrl *c, u64 t)
 {
-	return c->busy_ns + (c->io_inflight ? t - c->busy_since_ns : 0);
+	u64 since = nvmev_read_once(c->busy_since_ns);
+
+	return nvmev_read_once(c->busy_ns) +
+	       (nvmev_read_once(c->io_inflight) && t > since ? t - since : 0);
 }
 
 /* ---- registers ---- */

@@ -112,6 +112,9 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 		   cs->posted,
 		   cs->posted ? div64_u64(cs->post_late_ns, cs->posted) : 0,
 		   cs->post_late_max_ns);
+	/* SMART's busy time in ns: at QD1, each command's fetch to its post */
+	seq_printf(m, "busy_ns=%llu\n",
+		   nvmev_ctrl_busy_ns(&dev->ctrl, ktime_get_ns()));
 	/* page-backed data: pages held now, at most, the cap, refusals */
 	seq_printf(m, "data_paged=%d\ndata_pages=%llu\ndata_pages_peak=%llu\ndata_pages_max=%llu\ndata_full_writes=%llu\n",
 		   dev->paged, READ_ONCE(dev->store.nr_pages),
