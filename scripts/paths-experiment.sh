@@ -11,7 +11,8 @@
 # default. Software latency = mean - modelled time - the device's own
 # posting lateness (debugfs post_late_mean_ns, reset before each point).
 # The same fio jobs on null_blk (memory-backed, softirq completions, one
-# poll queue; configfs) give the block stack's floor; nvmev's idle CPU;
+# poll queue; configfs), each run just before its nvmev point, give the
+# block stack's floor; the device's busy time per I/O; nvmev's idle CPU;
 # and the kernel paths again with spin_max_us=0 (no adaptive spin) as a
 # control. The guest has two vCPUs, QEMU's threads pinned on the host
 # (GUEST_PIN_VCPUS=1): the workload runs on vCPU 0 (taskset), the device's
@@ -64,7 +65,7 @@ console | sed -n 's/^paths_nio,//p' >"$out/nio-sleeps.txt"
 
 # raw.csv: 1 config, 2 device, 3 path, 4 rw, 5 qd, 6 queues, 7 ios, 8 iops,
 # 9 mean_us, 10 p99_us, 11 cpu_us_per_io, 12 model_us, 13 late_us, 14 sw_us,
-# 15 irqs, 16 worker_cpu_us_per_io
+# 15 irqs, 16 worker_cpu_us_per_io, 17 device_us
 
 # paths.csv: nvmev's QD1 points, each path's software latency against the
 # interrupt path's of the same configuration and direction; the thesis's
@@ -75,7 +76,7 @@ awk -F, 'NR > 1 && $2 == "nvmev" && $5 == 1 {
 		row[++n] = $0
 	}
 	END {
-		print "config,path,rw,mean_us,p99_us,cpu_us_per_io,model_us,late_us,sw_us,sw_over_interrupt,mean_over_interrupt,thesis_sw_over_interrupt,irqs,worker_cpu_us_per_io"
+		print "config,path,rw,mean_us,p99_us,cpu_us_per_io,model_us,late_us,sw_us,sw_over_interrupt,mean_over_interrupt,thesis_sw_over_interrupt,irqs,worker_cpu_us_per_io,device_us,outside_device_us"
 		for (i = 1; i <= n; i++) {
 			split(row[i], f, ",")
 			k = f[1] SUBSEP f[4]
@@ -83,8 +84,9 @@ awk -F, 'NR > 1 && $2 == "nvmev" && $5 == 1 {
 			rs = "-"; rm = "-"
 			if ((k in isw) && isw[k] > 0) rs = sprintf("%.3f", f[14] / isw[k])
 			if ((k in imean) && imean[k] > 0) rm = sprintf("%.3f", f[9] / imean[k])
-			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f[1], f[3], f[4], f[9], f[10],
-				f[11], f[12], f[13], f[14], rs, rm, th, f[15], f[16]
+			out = f[17] == "-" || f[17] == "" ? "-" : sprintf("%.2f", f[9] - f[17])
+			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f[1], f[3], f[4], f[9], f[10],
+				f[11], f[12], f[13], f[14], rs, rm, th, f[15], f[16], f[17], out
 		}
 	}' "$out/raw.csv" >"$out/paths.csv"
 echo "== software latency per host path, QD1 4 KiB, nvmev with ~0 modelled time ($out/paths.csv)"
@@ -118,14 +120,18 @@ awk -F, -v idle="$out/idle.csv" '
 	}
 	NR > 1 {
 		k = $3 "," $4 "," $5
-		if ($2 == "null_blk") nb[k] = $8
+		# a null_blk row carries the config of the nvmev point it pairs with
+		if ($2 == "null_blk") nb[$1, k] = $8
 		else if ($2 == "nvmev") { nv[$1, k] = $8; cfg[$1] = 1 }
 	}
 	function out(name, k, target, c,   r) {
-		if (!((c, k) in nv) || !(k in nb))
+		# a console from before the pairing: one null_blk run for all
+		if (!((c, k) in nb) && (("null_blk", k) in nb))
+			nb[c, k] = nb["null_blk", k]
+		if (!((c, k) in nv) || !((c, k) in nb))
 			return
-		r = nb[k] > 0 ? nv[c, k] / nb[k] : 0
-		printf "%s,%s,%.0f,%.0f,%.3f,%s,%s\n", name, c, nv[c, k], nb[k], r,
+		r = nb[c, k] > 0 ? nv[c, k] / nb[c, k] : 0
+		printf "%s,%s,%.0f,%.0f,%.3f,%s,%s\n", name, c, nv[c, k], nb[c, k], r,
 			target ? ">= " target : "-", target ? (r >= target ? "yes" : "NO") : "-"
 	}
 	END {

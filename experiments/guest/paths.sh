@@ -45,31 +45,36 @@ paths_model_ns() {
 # paths_begin: zero the device's counters, note interrupts and the
 # worker's CPU (nvmev loaded), the time
 paths_begin() {
-	p_irq0=0 p_wk0=0
+	p_irq0=0 p_wk0=0 p_busy0=0
 	if [ -e "$DBG/stats" ]; then
 		echo 1 >"$DBG/stats_reset"
 		p_irq0=$(value irqs "$DBG/stats")
+		p_busy0=$(value busy_ns "$DBG/stats")
 		p_wk0=$(paths_worker 1)
 	fi
 }
 
 # paths_row CONFIG DEVICE PATH RW QD QUEUES IOS IOPS MEAN_US P99_US CPU_US_PER_IO:
 # one line of /tmp/paths.csv, with the device's modelled time, lateness,
-# the software latency (mean - model - lateness), interrupts and the
-# worker's CPU per I/O (nvmev only)
+# the software latency (mean - model - lateness), interrupts, the
+# worker's CPU per I/O and the device's busy time per I/O (its share of
+# a QD1 latency: fetch to post; nvmev only)
 paths_row() {
-	model=0 late=0 irqs='' wk=''
+	model=0 late=0 irqs='' wk='' busy=''
 	if [ "$2" = nvmev ]; then
 		model=$(paths_model_ns "$4")
 		late=$(value post_late_mean_ns "$DBG/stats")
 		irqs=$(($(value irqs "$DBG/stats") - p_irq0))
 		wk=$(($(paths_worker 1) - p_wk0))
+		busy=$(($(value busy_ns "$DBG/stats") - p_busy0))
 	fi
-	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 ${10} ${11} $model $late ${irqs:--} ${wk:--}" | awk '{
+	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 ${10} ${11} $model $late ${irqs:--} ${wk:--} ${busy:--}" | awk '{
 		sw = $9 - $12 / 1000 - $13 / 1000
-		wk = $15 == "-" ? "-" : sprintf("%.2f", $15 / 1000 / ($7 > 0 ? $7 : 1))
-		printf "%s,%s,%s,%s,%s,%s,%d,%.0f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%s,%s\n",
-			$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 / 1000, $13 / 1000, sw, $14, wk
+		n = $7 > 0 ? $7 : 1
+		wk = $15 == "-" ? "-" : sprintf("%.2f", $15 / 1000 / n)
+		busy = $16 == "-" ? "-" : sprintf("%.2f", $16 / 1000 / n)
+		printf "%s,%s,%s,%s,%s,%s,%d,%.0f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%s,%s,%s\n",
+			$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 / 1000, $13 / 1000, sw, $14, wk, busy
 	}' >>"$PATHS_CSV"
 }
 
@@ -191,16 +196,26 @@ paths_check() {
 	return 1
 }
 
-# paths_kernel CONFIG PATHS...: the QD1 points of PATHS and QD32 on nvmev
+# paths_kernel CONFIG PATHS...: the QD1 points of PATHS and QD32 on nvmev,
+# each that has a null_blk counterpart (interrupt, classic, io_uring, QD32)
+# right after the same job on null_blk: this host's speed drifts over
+# minutes (TCG, a shared machine), so a ratio pairs points seconds apart
 paths_kernel() {
 	cfg=$1
 	shift
 	for rw in randread randwrite; do
 		for p in "$@"; do
+			case $p in
+			interrupt | classic | io_uring) [ -n "$PATHS_NULLB" ] &&
+				paths_check "$cfg: null_blk $p $rw" \
+					paths_qd1 "$cfg" null_blk "$PATHS_NULLB" "$p" $rw ;;
+			esac
 			paths_check "$cfg: $p $rw" paths_qd1 "$cfg" nvmev /dev/nvme0n1 "$p" $rw
 		done
 	done
 	for rw in randread randwrite; do
+		[ -n "$PATHS_NULLB" ] &&
+			paths_check "$cfg: null_blk QD32 $rw" paths_qd32 "$cfg" null_blk "$PATHS_NULLB" $rw
 		paths_check "$cfg: QD32 $rw" paths_qd32 "$cfg" nvmev /dev/nvme0n1 $rw
 	done
 	check "$cfg: idle CPU" paths_idle "$cfg"
@@ -256,18 +271,12 @@ test_paths_experiment() {
 	PATHS_SCHED=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/nvme0n1/queue/scheduler)
 	check "rmmod" unload_nvmev
 
-	# 1. null_blk, the block stack's floor (no nvmev loaded)
-	if paths_check "null_blk up" paths_nullb_up; then
-		check "null_blk fill" dd if=/dev/urandom of="$PATHS_NULLB" bs=1M count=64 oflag=direct
-		for rw in randread randwrite; do
-			for p in interrupt classic io_uring; do
-				paths_check "null_blk: $p $rw" paths_qd1 null_blk null_blk "$PATHS_NULLB" $p $rw
-			done
-		done
-		for rw in randread randwrite; do
-			paths_check "null_blk: QD32 $rw" paths_qd32 null_blk null_blk "$PATHS_NULLB" $rw
-		done
-		check "null_blk down" paths_nullb_down
+	# 1. null_blk, the block stack's floor, up for the whole run: paired
+	# with nvmev's points in paths_kernel
+	PATHS_NULLB=
+	if ! paths_check "null_blk up" paths_nullb_up ||
+		! check "null_blk fill" dd if=/dev/urandom of="$PATHS_NULLB" bs=1M count=64 oflag=direct; then
+		PATHS_NULLB=
 	fi
 
 	# 2. nvmev, default parameters but the modelled time: every kernel path
@@ -302,9 +311,10 @@ test_paths_experiment() {
 	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
 	paths_kernel spin_max_us=0 interrupt classic io_uring
 	check "rmmod" unload_nvmev
+	[ -n "$PATHS_NULLB" ] && check "null_blk down" paths_nullb_down
 
 	cat /tmp/paths_info
-	echo "paths_csv,config,device,path,rw,qd,queues,ios,iops,mean_us,p99_us,cpu_us_per_io,model_us,late_us,sw_us,irqs,worker_cpu_us_per_io"
+	echo "paths_csv,config,device,path,rw,qd,queues,ios,iops,mean_us,p99_us,cpu_us_per_io,model_us,late_us,sw_us,irqs,worker_cpu_us_per_io,device_us"
 	sed 's/^/paths_csv,/' "$PATHS_CSV"
 	echo "paths_idle,config,ms,cpu_us,runs,cpu_pct"
 	sed 's/^/paths_idle,/' /tmp/paths_idle.csv
