@@ -170,12 +170,18 @@ fi
 # -cpu max without 5-level paging: Debian's kernels turn LA57 on when the
 # CPU has it, and under this QEMU's TCG a 6.12 guest with LA57 double-faulted
 # in __kmalloc_cache_noprof, its exception frame garbage, in 2 of 17 boots
-# (0 of 15 with la57=off); few machines have LA57, and no test needs it
+# (0 of 15 with la57=off); few machines have LA57, and no test needs it.
+# tsc=reliable: -cpu max under TCG is not Intel and lacks constant_tsc, so
+# the kernel assumes a multi-CPU guest's TSCs unsynchronized (a heuristic,
+# not a measured warp) and falls back to the HPET, whose every read is an
+# MMIO exit under QEMU's global lock -- a timed loop on one vCPU then
+# slows the other's interrupts. TCG derives every vCPU's TSC from one
+# monotonic host counter.
 status=0
 "${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 	-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max,la57=off \
 	-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot "${nic[@]}" \
-	-append "console=ttyS0 $memory $intremap iomem=relaxed nokaslr panic=-1 quiet loglevel=4 nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
+	-append "console=ttyS0 $memory $intremap iomem=relaxed nokaslr panic=-1 quiet loglevel=4 tsc=reliable nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 if [ ${#pin[@]} -gt 0 ]; then
