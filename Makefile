@@ -9,7 +9,7 @@
 #   make subpage      sub-page appends against write points per die, simulator
 #   make ext4         file-system experiments through ext4, patched guest kernel
 #   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
-#   make paths        software latency on every host path, and null_blk's, one patched guest
+#   make paths        software latency on every host path, and null_blk's, median of 3 guest runs
 #   make store        the default store against the memmap= store, one stock guest
 #   make dkms-install nvmev.ko through DKMS: rebuilt for every kernel installed later
 #

@@ -19,14 +19,63 @@
 # thread is left unbound (its default) and gets vCPU 1.
 # Writes OUTDIR/raw.csv (every point), paths.csv, nullblk.csv, queues.csv,
 # idle.csv, host.txt (what else ran on this machine) and prints them.
+# PATHS_RUNS runs (default 3), each a fresh boot in OUTDIR/run-K; their
+# ratios against null_blk spread widely run to run (a QD1 interrupt I/O
+# waits for a halted vCPU's wake-up on the host), so OUTDIR/median.csv
+# has each ratio's median over the runs and its spread (min, max),
+# with the target checked on the median.
 # Usage: paths-experiment.sh [OUTDIR]        (default results/paths)
-#        PARSE_ONLY=1 paths-experiment.sh OUTDIR   (again from the console)
-# Scale: GUEST_APPEND="PATHS_IOS=4000 PATHS_QD32_S=5"; KERNEL_TREE=DIR
-# skips scripts/kernel/build-kernel.sh.
+#        PARSE_ONLY=1 paths-experiment.sh OUTDIR   (again from the consoles)
+# Scale: PATHS_RUNS=N; GUEST_APPEND="PATHS_IOS=4000 PATHS_QD32_S=5";
+# KERNEL_TREE=DIR skips scripts/kernel/build-kernel.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/paths}
+runs=${PATHS_RUNS:-3}
+[[ $runs =~ ^[1-9][0-9]?$ ]] || { echo "paths-experiment: PATHS_RUNS=$runs is not a count (1..99)" >&2; exit 2; }
+# re-reading: the runs the directory holds (a single run's directory: one)
+if [ -n "${PARSE_ONLY:-}" ]; then
+	if [ -f "$out/guest-console.txt" ]; then
+		runs=1
+	elif compgen -G "$out/run-*/guest-console.txt" >/dev/null; then
+		runs=$(compgen -G "$out/run-*/guest-console.txt" | wc -l)
+	fi
+fi
 mkdir -p "$out"
+
+# paths_median NULLBLK.CSV...: per metric and configuration, the median
+# of the runs' ratios (the idle row: its CPU %), min, max, the target and
+# whether the median meets it; rows in the order of the runs' tables
+paths_median() {
+	echo "metric,nvmev_config,runs,median,min,max,target,met_on_median"
+	awk -F, 'FNR > 1 { printf "%d\t%s,%s\t%s\t%s\n", FNR, $1, $2, $6, $5 != "" ? $5 : $3 }' "$@" |
+		sort -t "$(printf '\t')" -k1,1n -k4,4g |
+		awk -F'\t' '
+		function flush(   m, b, met) {
+			if (!n)
+				return
+			m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			b = substr(t, 4) + 0
+			met = t == "-" ? "-" : ((t ~ /^>=/ ? m >= b : m <= b) ? "yes" : "NO")
+			printf "%s,%d,%.3f,%.3f,%.3f,%s,%s\n", k, n, m, v[1], v[n], t, met
+			n = 0
+		}
+		$1 != cur { flush(); cur = $1; k = $2; t = $3 }
+		{ v[++n] = $4 }
+		END { flush() }'
+}
+
+if [ "$runs" -gt 1 ]; then
+	status=0
+	for k in $(seq 1 "$runs"); do
+		echo "== run $k of $runs"
+		PATHS_RUNS=1 scripts/paths-experiment.sh "$out/run-$k" || status=1
+	done
+	paths_median "$out"/run-*/nullblk.csv >"$out/median.csv" || status=1
+	echo "== nvmev / null_blk, median of $runs runs ($out/median.csv)"
+	column -t -s, "$out/median.csv"
+	exit "$status"
+fi
 
 # what else runs on this machine: the load and the busiest processes
 host_snapshot() {
