@@ -67,6 +67,11 @@ paths_median() {
 
 if [ "$runs" -gt 1 ]; then
 	status=0
+	# one kernel build (or cache check) for every run
+	if [ -z "${PARSE_ONLY:-}" ] && [ -z "${KERNEL_TREE:-}" ]; then
+		KERNEL_TREE=$(scripts/kernel/build-kernel.sh | tail -1)
+		export KERNEL_TREE
+	fi
 	for k in $(seq 1 "$runs"); do
 		echo "== run $k of $runs"
 		PATHS_RUNS=1 scripts/paths-experiment.sh "$out/run-$k" || status=1
