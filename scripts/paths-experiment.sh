@@ -176,16 +176,19 @@ awk -F, -v idle="$out/idle.csv" '
 		k = $3 "," $4 "," $5
 		# a null_blk row carries the config of the nvmev point it pairs with
 		if ($2 == "null_blk") nb[$1, k] = $8
+		else if ($2 == "null_blk_wake") nw[$1, k] = $8
 		else if ($2 == "nvmev") { nv[$1, k] = $8; cfg[$1] = 1 }
 	}
-	function out(name, k, target, c,   r) {
+	# out NAME KEY TARGET CONFIG: nvmev against null_blk (nb) or the
+	# null_blk whose reader sleeps until a timer wakes it (nw)
+	function out(name, k, target, c, ref,   r) {
 		# a console from before the pairing: one null_blk run for all
-		if (!((c, k) in nb) && (("null_blk", k) in nb))
-			nb[c, k] = nb["null_blk", k]
-		if (!((c, k) in nv) || !((c, k) in nb))
+		if (!((c, k) in ref) && (("null_blk", k) in ref))
+			ref[c, k] = ref["null_blk", k]
+		if (!((c, k) in nv) || !((c, k) in ref))
 			return
-		r = nb[c, k] > 0 ? nv[c, k] / nb[c, k] : 0
-		printf "%s,%s,%.0f,%.0f,%.3f,%s,%s\n", name, c, nv[c, k], nb[c, k], r,
+		r = ref[c, k] > 0 ? nv[c, k] / ref[c, k] : 0
+		printf "%s,%s,%.0f,%.0f,%.3f,%s,%s\n", name, c, nv[c, k], ref[c, k], r,
 			target ? ">= " target : "-", target ? (r >= target ? "yes" : "NO") : "-"
 	}
 	END {
@@ -199,13 +202,15 @@ awk -F, -v idle="$out/idle.csv" '
 				}
 		for (i = 1; i <= n; i++) {
 			c = order[i]
-			out("QD1 randread interrupt", "interrupt,randread,1", 0.5, c)
-			out("QD1 randread polled (pvsync2 hipri)", "classic,randread,1", 1.0, c)
-			out("QD1 randread polled (io_uring hipri)", "io_uring,randread,1", 1.0, c)
-			out("QD1 randwrite interrupt", "interrupt,randwrite,1", 0, c)
-			out("QD1 randwrite polled (pvsync2 hipri)", "classic,randwrite,1", 0, c)
-			out("QD32 randread (libaio)", "qd32_libaio,randread,32", 0.8, c)
-			out("QD32 randwrite (libaio)", "qd32_libaio,randwrite,32", 0.8, c)
+			out("QD1 randread interrupt", "interrupt,randread,1", 0.5, c, nb)
+			out("QD1 randread polled (pvsync2 hipri)", "classic,randread,1", 1.0, c, nb)
+			out("QD1 randread polled (io_uring hipri)", "io_uring,randread,1", 1.0, c, nb)
+			out("QD1 randwrite interrupt", "interrupt,randwrite,1", 0, c, nb)
+			out("QD1 randwrite polled (pvsync2 hipri)", "classic,randwrite,1", 0, c, nb)
+			out("QD32 randread (libaio)", "qd32_libaio,randread,32", 0.8, c, nb)
+			out("QD32 randwrite (libaio)", "qd32_libaio,randwrite,32", 0.8, c, nb)
+			out("QD1 randread interrupt / null_blk woken by a timer", "interrupt,randread,1", 0, c, nw)
+			out("QD1 randwrite interrupt / null_blk woken by a timer", "interrupt,randwrite,1", 0, c, nw)
 			if (c in idlepct)
 				printf "idle CPU of the worker (%% of one CPU),%s,%.3f,,,<= 0.5,%s\n", c,
 					idlepct[c], idlepct[c] <= 0.5 ? "yes" : "NO"

@@ -20,6 +20,9 @@ PATHS_QD32_S=${PATHS_QD32_S:-5}
 PATHS_FAST="read_ns=1 prog_ns=1 fw_read_4k_ns=0 fw_read_ns=0 fw_write_ns=0 fw_write_4k_ns=0"
 PATHS_FAST="$PATHS_FAST channel_mbps=1000000 link_mbps=1000000"
 PATHS_CSV=/tmp/paths.csv
+# null_blk's timer completions for the floor of a sleeping reader: about
+# nvmev's own share of a QD1 I/O by interrupt (debugfs busy_ns per I/O)
+PATHS_WAKE_NS=${PATHS_WAKE_NS:-5000}
 
 # the controller thread's ns on a CPU (/proc/PID/schedstat field 1) or its
 # run count (field 3); empty without the module
@@ -210,6 +213,9 @@ paths_kernel() {
 				paths_check "$cfg: null_blk $p $rw" \
 					paths_qd1 "$cfg" null_blk "$PATHS_NULLB" "$p" $rw ;;
 			esac
+			[ "$p" = interrupt ] && [ -n "$PATHS_WAKE" ] &&
+				paths_check "$cfg: null_blk wake $rw" \
+					paths_qd1 "$cfg" null_blk_wake "$PATHS_WAKE" "$p" $rw
 			paths_check "$cfg: $p $rw" paths_qd1 "$cfg" nvmev /dev/nvme0n1 "$p" $rw
 		done
 	done
@@ -221,39 +227,42 @@ paths_kernel() {
 	check "$cfg: idle CPU" paths_idle "$cfg"
 }
 
-# null_blk through configfs: memory-backed, softirq completions, one poll
-# queue, the same scheduler as nvmev's namespace; sets PATHS_NULLB
+# paths_nullb_up ITEM KEY=VALUE...: a memory-backed null_blk through
+# configfs, the same scheduler as nvmev's namespace, filled; its device
+# in PATHS_DEV
 paths_nullb_up() {
 	grep -q configfs /proc/mounts || mount -t configfs none /sys/kernel/config || return 1
-	d=/sys/kernel/config/nullb/paths
+	d=/sys/kernel/config/nullb/$1
 	mkdir "$d" || return 1
-	for kv in size=64 memory_backed=1 irqmode=1 poll_queues=1 blocksize=512 queue_mode=2; do
+	shift
+	for kv in size=64 memory_backed=1 blocksize=512 queue_mode=2 "$@"; do
 		echo "${kv#*=}" >"$d/${kv%%=*}" || { echo "null_blk: ${kv%%=*} refused"; return 1; }
 	done
 	echo 1 >"$d/power" || { echo "null_blk: power on refused"; return 1; }
 	# named after the configfs item on this kernel (nullbN on older ones)
-	PATHS_NULLB=/dev/nullb$(cat "$d/index")
-	[ -d /sys/block/paths ] && PATHS_NULLB=/dev/paths
+	PATHS_DEV=/dev/nullb$(cat "$d/index")
+	[ -d "/sys/block/${d##*/}" ] && PATHS_DEV=/dev/${d##*/}
 	i=0
-	while [ ! -b "$PATHS_NULLB" ] && [ $i -lt 200 ]; do
+	while [ ! -b "$PATHS_DEV" ] && [ $i -lt 200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	if [ ! -b "$PATHS_NULLB" ]; then
-		echo "null_blk: no $PATHS_NULLB (power $(cat "$d/power"), index $(cat "$d/index");" \
+	if [ ! -b "$PATHS_DEV" ]; then
+		echo "null_blk: no $PATHS_DEV (power $(cat "$d/power"), index $(cat "$d/index");" \
 			"$(echo /dev/nullb*); $(echo /sys/block/*))"
 		dmesg | grep -i null | tail -3
 		return 1
 	fi
-	q=/sys/block/$(basename "$PATHS_NULLB")/queue
-	[ "$(cat "$q/io_poll")" = 1 ] || { echo "null_blk: no poll queue"; return 1; }
+	q=/sys/block/$(basename "$PATHS_DEV")/queue
 	echo "$PATHS_SCHED" >"$q/scheduler"
-	echo "null_blk: $PATHS_NULLB, scheduler $(cat "$q/scheduler"), io_poll $(cat "$q/io_poll")" \
+	echo "null_blk: $PATHS_DEV ($*), scheduler $(cat "$q/scheduler"), io_poll $(cat "$q/io_poll")" \
 		>>/tmp/paths_info
+	dd if=/dev/urandom of="$PATHS_DEV" bs=1M count=64 oflag=direct 2>/dev/null
 }
 
+# paths_nullb_down ITEM
 paths_nullb_down() {
-	echo 0 >/sys/kernel/config/nullb/paths/power && rmdir /sys/kernel/config/nullb/paths
+	echo 0 >"/sys/kernel/config/nullb/$1/power" && rmdir "/sys/kernel/config/nullb/$1"
 }
 
 # tiers: none (run by name only)
@@ -272,12 +281,21 @@ test_paths_experiment() {
 	check "rmmod" unload_nvmev
 
 	# 1. null_blk, the block stack's floor, up for the whole run: paired
-	# with nvmev's points in paths_kernel
+	# with nvmev's points in paths_kernel. Softirq completions on the
+	# submitting CPU, one poll queue: a QD1 reader never sleeps.
 	PATHS_NULLB=
-	if ! paths_check "null_blk up" paths_nullb_up ||
-		! check "null_blk fill" dd if=/dev/urandom of="$PATHS_NULLB" bs=1M count=64 oflag=direct; then
+	paths_check "null_blk up" paths_nullb_up paths irqmode=1 poll_queues=1 &&
+		PATHS_NULLB=$PATHS_DEV
+	[ -z "$PATHS_NULLB" ] ||
+		check "null_blk poll queue" [ "$(cat "/sys/block/${PATHS_NULLB#/dev/}/queue/io_poll")" = 1 ] ||
 		PATHS_NULLB=
-	fi
+	# the same woken by an interrupt: a timer PATHS_WAKE_NS after
+	# submission, as long as nvmev's own share of a QD1 I/O, so the
+	# reader sleeps and its CPU halts as it does waiting for nvmev's
+	# interrupt; the floor of a path that sleeps on this host
+	PATHS_WAKE=
+	paths_check "null_blk wake up" paths_nullb_up paths_wake irqmode=2 \
+		completion_nsec="$PATHS_WAKE_NS" && PATHS_WAKE=$PATHS_DEV
 
 	# 2. nvmev, default parameters but the modelled time: every kernel path
 	# shellcheck disable=SC2086 # parameters
@@ -311,7 +329,8 @@ test_paths_experiment() {
 	check "fill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
 	paths_kernel spin_max_us=0 interrupt classic io_uring
 	check "rmmod" unload_nvmev
-	[ -n "$PATHS_NULLB" ] && check "null_blk down" paths_nullb_down
+	[ -n "$PATHS_NULLB" ] && check "null_blk down" paths_nullb_down paths
+	[ -n "$PATHS_WAKE" ] && check "null_blk wake down" paths_nullb_down paths_wake
 
 	cat /tmp/paths_info
 	echo "paths_csv,config,device,path,rw,qd,queues,ios,iops,mean_us,p99_us,cpu_us_per_io,model_us,late_us,sw_us,irqs,worker_cpu_us_per_io,device_us"
