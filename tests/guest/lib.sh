@@ -124,6 +124,12 @@ memory_blocks() {
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }
 
+# set_time_scale SCALE: the model's time scale, changed while idle, and
+# the model's geometry says it took
+set_time_scale() {
+	echo "$1" >"$DBG/time_scale" && [ "$(value time_scale "$DBG/geometry")" = "$1" ]
+}
+
 # What the kernel prints when something is wrong: a WARN_ON, BUG, oops,
 # sanitizer, lockdep, hung task, RCU stall or kmemleak report.
 KERNEL_REPORT='WARNING: CPU|BUG:|Oops|general protection fault|KASAN|UBSAN|'

@@ -185,7 +185,7 @@ test_nio() {
 	# completions as 0 (the late rule) exceeds it whenever t < 10 ms
 	# (the latencies are printed: hundreds of us on an idle host).
 	# (A sleep cost of 10 ms keeps NIO from sleeping: no oversleeps.)
-	check "unscaled" sh -c "echo 1 >$DBG/time_scale"
+	check "unscaled" set_time_scale 1
 	echo 1 >$q/nio_enable
 	echo "0 0 0 0 0" >$q/nio_read_sleep_ns
 	echo 10000000 >$q/nio_sleep_cost_ns

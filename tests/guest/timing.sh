@@ -25,11 +25,6 @@ lat_pct() {
 	sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { print v[int((NR - 1) * p / 100) + 1] }'
 }
 
-# set_time_scale SCALE: the model's time scale, changed while idle
-set_time_scale() {
-	echo "$1" >"$DBG/time_scale" && [ "$(value time_scale "$DBG/geometry")" = "$1" ]
-}
-
 # lat_run SCALE N: N QD1 4 KiB random reads at time_scale SCALE; each
 # read's latency (ns, from fio's log) is added to /tmp/lat.SCALE
 lat_run() {
