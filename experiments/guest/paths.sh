@@ -231,7 +231,7 @@ paths_kernel() {
 # configfs, the same scheduler as nvmev's namespace, filled; its device
 # in PATHS_DEV
 paths_nullb_up() {
-	grep -q configfs /proc/mounts || mount -t configfs none /sys/kernel/config || return 1
+	mount_configfs || return 1
 	d=/sys/kernel/config/nullb/$1
 	mkdir "$d" || return 1
 	shift
