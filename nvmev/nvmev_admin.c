@@ -148,6 +148,9 @@ static void nvmev_identify_ns(struct nvmev_dev *dev, u32 nsid,
 	nvmev_ns_ids(dev, nsid, id->eui64, id->nguid);
 }
 
+/* no Write Zeroes within WZSL names more than NLB's 65,536 LBAs of 512 B */
+static_assert((4096ull << NVMEV_WZSL) <= (512ull << 16));
+
 /* CNS 06h, CSI 00h: the NVM Command Set Identify Controller data structure */
 static void nvmev_identify_ctrl_nvm(struct nvmev_dev *dev, struct nvme_id_ctrl_nvm *id)
 {
@@ -389,7 +392,11 @@ u16 nvmev_feat_temp(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 	return NVME_SC_SUCCESS;
 }
 
-/* the engine grants queues; Command Sequence Error once any I/O queue exists */
+/*
+ * The engine grants queues; Command Sequence Error once any I/O queue
+ * exists. The default, and the current value after a reset, is every
+ * queue the drive has: a host that skips Set Features may create them.
+ */
 u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 		      u32 *result)
 {
@@ -397,7 +404,7 @@ u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 
 	if (nvmev_set(req))
 		return nvmev_ctrl_set_num_queues(&dev->ctrl, req->cdw11, result);
-	if (nvmev_cur(req) && dev->ctrl.nr_io_queues)
+	if (nvmev_cur(req))
 		n = dev->ctrl.nr_io_queues;
 	*result = (n - 1) | ((n - 1) << 16);
 	return NVME_SC_SUCCESS;

@@ -22,14 +22,19 @@
 #define NVMEV_ELPE		63
 
 /*
- * The NVM Command Set Identify Controller data structure (CNS 06h): Write
- * Zeroes of up to 2^WZSL x 4 KiB (CAP.MPSMIN) = 256 MiB; Dataset
- * Management ranges not limited beyond the command's own 256 (DMRL 0: a
- * byte cannot say 256, and 0 is "no limit reported"), each range up to
- * the namespace (DMRSL), and no limit on their total (DMSL 0); no Verify
- * (VSL 0) and no Write Uncorrectable (WUSL 0).
+ * The NVM Command Set Identify Controller data structure (CNS 06h).
+ * Write Zeroes of up to 2^WZSL x 4 KiB (CAP.MPSMIN) = 32 MiB: a command
+ * names at most 65,536 LBAs (NLB is 16 bits), 32 MiB at the smallest LBA
+ * size a namespace can have (512 B). A host sizes its Write Zeroes by
+ * this limit alone (Linux's max_write_zeroes_sectors), so a larger one
+ * would let it build an NLB that wraps: a zero-out that leaves old data.
+ * Dataset Management ranges not limited beyond the command's own 256
+ * (DMRL 0: a byte cannot say 256, and 0 is "no limit reported"), each
+ * range up to the namespace (DMRSL; a range's NLB is 32 bits), and no
+ * limit on their total (DMSL 0); no Verify (VSL 0) and no Write
+ * Uncorrectable (WUSL 0). MDTS (1 MiB) is 2,048 LBAs at 512 B.
  */
-#define NVMEV_WZSL		16
+#define NVMEV_WZSL		13
 #define NVMEV_DMRL		0
 
 #endif /* NVMEV_IDENTITY_H */

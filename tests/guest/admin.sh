@@ -209,7 +209,7 @@ test_identify_cs() {
 	acheck "CNS 06h" sh -c "nvme admin-passthru $d --opcode=0x06 --cdw10=6 --data-len=4096 -r -b >$b"
 	acheck "id-ns" sh -c "nvme id-ns /dev/nvme0n1 -b >/tmp/idns.bin"
 	nsze=$(le 8 0 /tmp/idns.bin)
-	acheck "VSL, WZSL, WUSL, DMRL" [ "$(od -An -tu1 -N4 $b | tr -s ' ')" = " 0 16 0 0" ]
+	acheck "VSL, WZSL, WUSL, DMRL" [ "$(od -An -tu1 -N4 $b | tr -s ' ')" = " 0 13 0 0" ]
 	acheck "DMRSL = namespace" [ "$(le 4 4 $b)" = "$nsze" ]
 	acheck "DMSL no limit" [ "$(le 8 8 $b)" = 0 ]
 	acheck "rest zero" zeroes 16 4080 $b
@@ -227,7 +227,7 @@ test_identify_cs() {
 	bytes=$(($(cat /sys/block/nvme0n1/size) * 512))
 	acheck "discard_max_bytes = DMRSL" [ "$(cat $q/discard_max_bytes)" = $bytes ]
 	acheck "discard_max_hw_bytes = DMRSL" [ "$(cat $q/discard_max_hw_bytes)" = $bytes ]
-	acheck "write_zeroes_max_bytes = WZSL" [ "$(cat $q/write_zeroes_max_bytes)" = 268435456 ]
+	acheck "write_zeroes_max_bytes = WZSL" [ "$(cat $q/write_zeroes_max_bytes)" = 33554432 ]
 	echo "identify_cs: discard_max_bytes $(cat $q/discard_max_bytes)," \
 		"write_zeroes_max_bytes $(cat $q/write_zeroes_max_bytes)"
 	acheck "discard whole device" blkdiscard /dev/nvme0n1
