@@ -262,6 +262,9 @@ void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);
 u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 		   u64 len, bool to_host);
+/* nvmev_prp_copy()'s status for those PRPs, moving nothing */
+u16 nvmev_prp_check_host(struct nvmev_dev *dev, u64 prp1, u64 prp2, u64 len,
+			 bool to_host);
 /* the same between the host and bytes [@off, @off + @len) of the store */
 u16 nvmev_prp_copy_store(struct nvmev_dev *dev, u64 prp1, u64 prp2, u64 off,
 			 u64 len, bool to_host);
@@ -315,6 +318,8 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 		  bool write, u64 *due);
 int nvmev_io_init(struct nvmev_dev *dev);
 void nvmev_io_exit(struct nvmev_dev *dev);
+/* may @sqe be fetched now (no held slot for a long deallocation: not yet) */
+bool nvmev_io_ready(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);
 /* completes the command, at once or, a long deallocation, later */
 void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		      const struct nvmev_sqe *sqe);

@@ -214,9 +214,9 @@ static const struct nvmev_io_cmd io_cmds[] = {
 	{ nvme_cmd_read, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
 	  EXEC(nvmev_io_rw) },
 	{ nvme_cmd_write_zeroes, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE,
-	  nvmev_parse_write_zeroes, EXEC(nvmev_io_write_zeroes) },
+	  nvmev_parse_write_zeroes, EXEC(nvmev_io_write_zeroes), .held = true },
 	{ nvme_cmd_dsm, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm,
-	  EXEC(nvmev_io_dsm) },
+	  EXEC(nvmev_io_dsm), .held = true },
 	{ nvme_cmd_zone_mgmt_send, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
 	  nvmev_parse_zone_send, EXEC(nvmev_zone_mgmt_send) },
 	{ nvme_cmd_zone_mgmt_recv, NVMEV_SET_ZNS, NVME_CMD_EFFECTS_CSUPP,
@@ -233,6 +233,13 @@ static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode)
 		if (io_cmds[i].opcode == opcode)
 			return &io_cmds[i];
 	return NULL;
+}
+
+bool nvmev_io_may_hold(const struct nvmev_sqe *sqe)
+{
+	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(nvmev_dw(sqe, 0) & 0xff);
+
+	return cmd && cmd->held;
 }
 
 u32 nvmev_io_effects(u8 opcode, u8 csi)
@@ -259,8 +266,10 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 	    !(req->opcode == nvme_cmd_flush && req->nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
 	req->cmd = nvmev_find_io_cmd(req->opcode);
-	/* a command of another command set than the namespace's */
-	if (!req->cmd || (req->ns && !(req->cmd->sets & (1u << req->ns->csi))))
+	/* a command of another command set than the namespace's, or CC's */
+	if (!req->cmd ||
+	    (req->ns && !(req->cmd->sets & (1u << req->ns->csi))) ||
+	    (ns->nvm_only && !(req->cmd->sets & NVMEV_SET_NVM)))
 		return DNR(NVME_SC_INVALID_OPCODE);
 	return req->cmd->parse(ns, sqe, req);
 }

@@ -53,6 +53,11 @@ struct nvmev_ns_view {
 	struct nvmev_ns ns[NVMEV_MAX_NS];	/* by NSID - 1 */
 	bool hints_supported;		/* module parameter hints=1 */
 	bool hints_enabled;		/* feature NVMEV_HINT_FID set by the host */
+	/*
+	 * CC.CSS 000b: the host enabled the NVM Command Set alone, so every
+	 * namespace, a zoned one too, takes the NVM commands only
+	 */
+	bool nvm_only;
 };
 
 /* Namespace @nsid if it is active, else NULL. */
@@ -105,6 +110,8 @@ struct nvmev_io_cmd {
 	/* status, or NVMEV_SC_HELD; *@due: when the model says it is done */
 	u16 (*exec)(struct nvmev_dev *dev, u16 sqid,
 		    const struct nvmev_io_req *req, u64 *due);
+	/* its work may outlast a pass: held in one of NVMEV_HELD_TRIMS slots */
+	bool held;
 };
 
 /* An admin command the controller has: a row of admin_cmds[], likewise. */
@@ -242,6 +249,8 @@ struct nvmev_admin_req {
 };
 
 u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe);
+/* is @sqe a command whose work may be held (the table's .held) */
+bool nvmev_io_may_hold(const struct nvmev_sqe *sqe);
 
 /*
  * Check and decode an NVM command for the namespaces of @ns. Returns an

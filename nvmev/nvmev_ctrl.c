@@ -335,7 +335,8 @@ void nvmev_ctrl_reset(struct nvmev_ctrl *c)
 	}
 	c->nr_done = 0;
 	c->nr_parked = 0;
-	c->nr_io_queues = 0;
+	/* Number of Queues is back at its default, what Get Features says */
+	c->nr_io_queues = c->max_io_queues;
 	c->coalesce_thr = 0;
 	c->coalesce_time_us = 0;
 	ftl_memset(c->vector_no_coalesce, 0, sizeof(c->vector_no_coalesce));
@@ -584,6 +585,11 @@ static int nvmev_poll_sq(struct nvmev_ctrl *c, struct nvmev_sq *sq)
 
 		ftl_memcpy(&cmd, sq->ring + ((u64)sq->head << NVMEV_SQES),
 			   sizeof(cmd));
+		if (sq->qid && c->ops->io_ready &&
+		    !c->ops->io_ready(c->ctx, sq->qid, &cmd)) {
+			c->stats.deferred++;
+			break;
+		}
 		sq->head = (sq->head + 1) % sq->size;
 		sq->inflight++;
 		c->stats.fetched++;
@@ -689,6 +695,8 @@ static bool nvmev_try_post(struct nvmev_ctrl *c, const struct nvmev_done *e, u64
 		cq->irq_first_ns = t;
 	if (cq->irq_pending > c->coalesce_thr)
 		raise[cq->vector] = true;
+	else
+		c->stats.irqs_held++;
 	return true;
 }
 
@@ -796,6 +804,7 @@ int nvmev_ctrl_init(struct nvmev_ctrl *c, const struct nvmev_ctrl_ops *ops,
 	c->ctx = ctx;
 	c->bar = bar;
 	c->max_io_queues = max_io_queues;
+	c->nr_io_queues = max_io_queues;
 	c->done = ftl_zalloc(NVMEV_DONE_SLOTS, sizeof(*c->done));
 	c->parked = ftl_zalloc(NVMEV_DONE_SLOTS, sizeof(*c->parked));
 	if (!c->done || !c->parked) {

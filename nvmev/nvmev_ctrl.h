@@ -77,8 +77,10 @@ struct nvmev_done {
 
 struct nvmev_ctrl_stats {
 	u64 irqs;			/* interrupts requested */
+	u64 irqs_held;			/* posts whose interrupt aggregation held back */
 	u64 bad_doorbells;
 	u64 cq_full_waits;		/* completions parked on a full CQ */
+	u64 deferred;			/* fetches put off: io_ready said not yet */
 	u64 aborted;			/* posted as aborted: SQ deleted */
 	u64 dropped;			/* dropped: queue gone, reset */
 	u64 resets;
@@ -108,6 +110,13 @@ struct nvmev_ctrl_ops {
 	void (*reset)(void *ctx);
 	/* SQ @sqid is being deleted: complete or drop what is held of it */
 	void (*sq_deleted)(void *ctx, u16 sqid);
+	/*
+	 * May I/O command @sqe of SQ @sqid be fetched now? false leaves it,
+	 * and what follows it, in the SQ until a later pass: an executor
+	 * that has no room to hold the command's work must not do it all
+	 * inline while every other queue waits. NULL: always.
+	 */
+	bool (*io_ready)(void *ctx, u16 sqid, const struct nvmev_sqe *sqe);
 };
 
 struct nvmev_ctrl {
@@ -177,6 +186,12 @@ u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req
 u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req);
 u16 nvmev_ctrl_delete_sq(struct nvmev_ctrl *c, u16 qid);
 u16 nvmev_ctrl_delete_cq(struct nvmev_ctrl *c, u16 qid);
+/* CC.CSS as the host enabled the controller: 000b, the NVM Command Set alone */
+static inline bool nvmev_ctrl_nvm_only(const struct nvmev_ctrl *c)
+{
+	return !((c->cc >> 4) & 0x7);
+}
+
 /* Set Features Number of Queues: CDW11 in, the granted counts in *result */
 u16 nvmev_ctrl_set_num_queues(struct nvmev_ctrl *c, u32 cdw11, u32 *result);
 

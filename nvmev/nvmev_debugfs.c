@@ -104,8 +104,9 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "nvme_io_errors=%llu\nnvme_admin=%llu\nnvme_admin_errors=%llu\n",
 		   dev->stats.io_errors, dev->stats.admin_cmds,
 		   dev->stats.admin_errors);
-	seq_printf(m, "irqs=%llu\nbad_doorbells=%llu\ncq_full_waits=%llu\n",
-		   cs->irqs, cs->bad_doorbells, cs->cq_full_waits);
+	seq_printf(m, "irqs=%llu\nirqs_held=%llu\nbad_doorbells=%llu\ncq_full_waits=%llu\ndeferred=%llu\n",
+		   cs->irqs, cs->irqs_held, cs->bad_doorbells, cs->cq_full_waits,
+		   cs->deferred);
 	seq_printf(m, "aborted=%llu\ndropped=%llu\nresets=%llu\n",
 		   cs->aborted, cs->dropped, cs->resets);
 	seq_printf(m, "posted=%llu\npost_late_mean_ns=%llu\npost_late_max_ns=%llu\n",

@@ -175,6 +175,14 @@ static u8 *nvmev_store_xfer_at(void *ctx, u64 pos, u32 *n, bool write)
 	return nvmev_store_at(x->dev, x->off + pos, n, write);
 }
 
+u16 nvmev_prp_check_host(struct nvmev_dev *dev, u64 prp1, u64 prp2, u64 len,
+			 bool to_host)
+{
+	const struct nvmev_host_mem mem = nvmev_host_mem_of(dev);
+
+	return nvmev_prp_status(nvmev_prp_check(&mem, prp1, prp2, len, to_host));
+}
+
 u16 nvmev_prp_copy_store(struct nvmev_dev *dev, u64 prp1, u64 prp2, u64 off,
 			 u64 len, bool to_host)
 {

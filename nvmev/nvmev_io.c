@@ -140,31 +140,43 @@ static void nvmev_store_full(struct nvmev_dev *dev)
 }
 
 /*
+ * A write that failed: the pages taken for [@off, @end) of units the
+ * model has not mapped hold nothing, and go back (they count against
+ * data_max_mib, which every namespace shares).
+ */
+static void nvmev_store_unprepare(struct nvmev_dev *dev, u64 off, u64 end)
+{
+	u64 unit;
+
+	if (dev->store.linear)
+		return;
+	for (unit = off >> FTL_MAP_SHIFT; unit << FTL_MAP_SHIFT < end; unit++)
+		if (!nvmev_unit_mapped(dev, unit))
+			nvmev_store_drop(dev, unit, 1);
+}
+
+/*
  * A page for every unit a write covers, before a byte of it moves: a
  * write that cannot have them all changes nothing, and what the drive
  * held stays readable.
  */
 static u16 nvmev_store_prepare(struct nvmev_dev *dev, u64 off, u64 len)
 {
-	u64 pos = off, end = off + len, unit;
+	u64 pos = off, end = off + len;
 	u32 n;
 
 	if (dev->store.linear)
 		return NVME_SC_SUCCESS;
 	while (pos < end) {
 		n = min_t(u64, end - pos, FTL_MAP_UNIT);
-		if (!nvmev_store_at(dev, pos, &n, true))
-			goto full;
+		if (!nvmev_store_at(dev, pos, &n, true)) {
+			nvmev_store_unprepare(dev, off, pos);
+			nvmev_store_full(dev);
+			return NVME_SC_CAP_EXCEEDED | NVME_STATUS_DNR;
+		}
 		pos += n;
 	}
 	return NVME_SC_SUCCESS;
-full:
-	/* the pages just taken for units that hold nothing go back */
-	for (unit = off >> FTL_MAP_SHIFT; unit << FTL_MAP_SHIFT < pos; unit++)
-		if (!nvmev_unit_mapped(dev, unit))
-			nvmev_store_drop(dev, unit, 1);
-	nvmev_store_full(dev);
-	return NVME_SC_CAP_EXCEEDED | NVME_STATUS_DNR;
 }
 
 u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
@@ -182,13 +194,24 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 	u16 status;
 
 	if (write) {
-		status = nvmev_store_prepare(dev, req->model.off, req->model.len);
+		/*
+		 * PRPs first: a write whose list breaks off part-way must not
+		 * have overwritten the front of what the blocks held.
+		 */
+		status = nvmev_prp_check_host(dev, req->prp1, req->prp2,
+					      req->model.len, false);
+		if (!status)
+			status = nvmev_store_prepare(dev, req->model.off,
+						     req->model.len);
 		if (status)
 			return status;
 		nvmev_zero_unwritten_edges(dev, req->model.off, req->model.len);
 		status = nvmev_prp_copy_store(dev, req->prp1, req->prp2,
 					      req->model.off, req->model.len,
 					      false);
+		if (status)
+			nvmev_store_unprepare(dev, req->model.off,
+					      req->model.off + req->model.len);
 	} else {
 		status = nvmev_read_data(dev, req);
 	}
@@ -286,10 +309,9 @@ static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
 
 /*
  * Carry out @t, which the model has timed: at once if it is short, else
- * held for the worker's passes. When all NVMEV_HELD_TRIMS are taken -- the
- * host has that many long deallocations outstanding -- it is done here
- * and now, slice by slice, rescheduling between slices: the other queues
- * wait for it, but the thread never runs unbounded without a break.
+ * held for the worker's passes. nvmev_io_ready() kept the command in its
+ * SQ until a slot was free, so there is one: the work is never done here
+ * in one go while the other queues, and the host's CC, wait for it.
  * Completes the command either way.
  */
 static void nvmev_trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
@@ -302,13 +324,21 @@ static void nvmev_trim_run(struct nvmev_dev *dev, struct nvmev_trim *t)
 		nvmev_trim_complete(dev, t, t->status);
 		return;
 	}
-	if (dev->nr_trims < NVMEV_HELD_TRIMS) {
-		dev->trims[dev->nr_trims++] = *t;
+	if (WARN_ON_ONCE(dev->nr_trims >= NVMEV_HELD_TRIMS)) {
+		nvmev_trim_complete(dev, t, NVME_SC_INTERNAL);
 		return;
 	}
-	while (!nvmev_trim_step(dev, t, NVMEV_TRIM_SLICE))
-		cond_resched();
-	nvmev_trim_complete(dev, t, t->status);
+	dev->trims[dev->nr_trims++] = *t;
+}
+
+/*
+ * A command that may deallocate (Dataset Management, Write Zeroes) waits
+ * in its SQ while every held slot is taken: the slots drain a slice per
+ * worker pass, and the SQs of other commands are fetched meanwhile.
+ */
+bool nvmev_io_ready(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
+{
+	return dev->nr_trims < NVMEV_HELD_TRIMS || !nvmev_io_may_hold(sqe);
 }
 
 /* the data is deallocated (it reads as zeroes), in slices if it is long */
@@ -450,6 +480,7 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 	u64 due = 0;
 	u16 status;
 
+	dev->ns.nvm_only = nvmev_ctrl_nvm_only(&dev->ctrl);
 	status = nvmev_io_parse(&dev->ns, sqe, &req);
 	dev->stats.io_cmds[req.opcode]++;
 	if (!status)

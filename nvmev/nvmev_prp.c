@@ -46,6 +46,10 @@ static enum nvmev_prp_result nvmev_prp_chunk(const struct nvmev_host_mem *mem,
 
 	if (!page)
 		return NVMEV_PRP_NOT_RAM;
+	if (!dev) {			/* nvmev_prp_check(): the page is there */
+		mem->unmap(mem->ctx, page);
+		return NVMEV_PRP_OK;
+	}
 	host = page + nvmev_prp_offset(addr);
 	while (n) {
 		u32 run = n;
@@ -146,4 +150,16 @@ enum nvmev_prp_result nvmev_prp_xfer(const struct nvmev_host_mem *mem,
 	if (list)
 		mem->unmap(mem->ctx, list);
 	return ret;
+}
+
+enum nvmev_prp_result nvmev_prp_check(const struct nvmev_host_mem *mem,
+				      u64 prp1, u64 prp2, u64 len, bool to_host)
+{
+	/*
+	 * Within PRP1's page the transfer is one chunk, which fails before
+	 * it moves a byte: nothing to walk twice (the common 4 KiB I/O).
+	 */
+	if (!(prp1 & 3) && len <= NVMEV_PRP_PAGE - nvmev_prp_offset(prp1))
+		return NVMEV_PRP_OK;
+	return nvmev_prp_xfer(mem, prp1, prp2, NULL, len, to_host);
 }

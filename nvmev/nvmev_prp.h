@@ -58,6 +58,15 @@ enum nvmev_prp_result nvmev_prp_xfer(const struct nvmev_host_mem *mem,
 				     bool to_host);
 
 /* The same with a contiguous buffer @buf of @len bytes on the device. */
+/*
+ * Walk the PRPs of a @len-byte transfer as nvmev_prp_xfer() would, moving
+ * nothing. After NVMEV_PRP_OK the transfer moves all of its bytes, or
+ * fails before it moves one, unless the device has no room: a write
+ * checked first changes nothing when its PRPs are bad.
+ */
+enum nvmev_prp_result nvmev_prp_check(const struct nvmev_host_mem *mem,
+				      u64 prp1, u64 prp2, u64 len, bool to_host);
+
 enum nvmev_prp_result nvmev_prp_copy_mem(const struct nvmev_host_mem *mem,
 					 u64 prp1, u64 prp2, void *buf,
 					 u64 len, bool to_host);

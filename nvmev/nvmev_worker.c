@@ -65,6 +65,11 @@ static void nvmev_op_sq_deleted(void *ctx, u16 sqid)
 	nvmev_io_sq_deleted(ctx, sqid);
 }
 
+static bool nvmev_op_io_ready(void *ctx, u16 sqid, const struct nvmev_sqe *sqe)
+{
+	return nvmev_io_ready(ctx, sqe);
+}
+
 static const struct nvmev_ctrl_ops nvmev_ctrl_ops = {
 	.now = nvmev_op_now,
 	.host_ptr = nvmev_op_host_ptr,
@@ -74,6 +79,7 @@ static const struct nvmev_ctrl_ops nvmev_ctrl_ops = {
 	.io = nvmev_op_io,
 	.reset = nvmev_op_reset,
 	.sq_deleted = nvmev_op_sq_deleted,
+	.io_ready = nvmev_op_io_ready,
 };
 
 /* ---- the thread ---- */

@@ -1,6 +1,7 @@
 // Cases about queues and commands: interrupt vectors, PRPs into memory
 // that is not host RAM, Set Features after queue creation, Bus Master
 // Enable, deleting an SQ with commands in flight, a full CQ.
+#include <cstring>
 #include <set>
 #include <thread>
 
@@ -74,11 +75,20 @@ void case_bad_prp(CaseContext& c) {
   w.set_prp1(a);
   x.expect_status(q.run(w, nullptr, 0), status::DATA_XFER_ERROR, "Write with PRP1 at the address");
   // the list pointer is tried with a write: a device that follows it
-  // anyway then reads, rather than writes, wherever the entries point
+  // anyway then reads, rather than writes, wherever the entries point.
+  // Blocks 0-2 hold data first: a write that fails keeps them as they
+  // were, even the block its good PRP1 names.
+  DmaBuf old = c.pool.alloc(3 * kPageBytes), back = c.pool.alloc(3 * kPageBytes);
+  for (uint64_t b = 0; b < 3; b++) fill_block(old.data() + b * kPageBytes, b, 91, 1);
+  c.ctrl.check(q.write(0, 3 * per, old.data()), "Write of blocks 0-2");
+  std::memset(buf.data(), 0x5a, 3 * kPageBytes);
   Sqe wl = rw_sqe(io::WRITE, 1, 0, 3 * per);
   wl.set_prp1(buf.phys());
   wl.set_prp2(a);
   x.expect_status(q.run(wl, nullptr, 0), status::DATA_XFER_ERROR, "Write with the PRP list at the address");
+  c.ctrl.check(q.read(0, 3 * per, back.data()), "Read of blocks 0-2");
+  x.expect(std::memcmp(back.data(), old.data(), 3 * kPageBytes) == 0,
+           "the failed write changed blocks 0-2");
 
   Cqe e = c.ctrl.create_cq(2, a, 16, false, 0);
   x.expect_status(e, status::INVALID_FIELD, "Create I/O CQ at the address");

@@ -160,7 +160,14 @@ void op_sq_deleted(void*, u16 sqid) {
   g->held = kept;
 }
 
-const nvmev_ctrl_ops kOps = {op_now, op_host_ptr, op_dma, op_signal, op_admin, op_io, op_reset, op_sq_deleted};
+// An executor holds at most kHeldSlots commands, as nvmev.ko holds long
+// deallocations: a command it would hold waits in its SQ while they are
+// all taken (the engine must neither consume nor lose it).
+constexpr size_t kHeldSlots = 4;
+bool op_io_ready(void*, u16, const nvmev_sqe* sqe) { return sqe->dw[13] % 3 != 2 || g->held.size() < kHeldSlots; }
+
+const nvmev_ctrl_ops kOps = {op_now, op_host_ptr,   op_dma,     op_signal, op_admin,
+                             op_io,  op_reset,      op_sq_deleted, op_io_ready};
 
 // ---- the host ----
 

@@ -23,6 +23,8 @@ struct Host {
   alignas(64) u8 bar[16384] = {};
   nvmev_ctrl c{};
   std::vector<u16> admin_cids;  // what the admin executor was given
+  std::vector<std::pair<u16, u16>> io_cids;  // (sqid, cid) the I/O executor was given
+  bool sq1_full = false;
 };
 
 Host* g;
@@ -46,10 +48,17 @@ void op_admin(void*, const nvmev_sqe* sqe) {
   g->admin_cids.push_back(cid);
   nvmev_ctrl_complete(&g->c, 0, cid, 0, 0, 0);
 }
-void op_io(void*, u16, const nvmev_sqe*) {}
+void op_io(void*, u16 sqid, const nvmev_sqe* sqe) {
+  u16 cid = nvmev_sqe_cid(sqe);
+  g->io_cids.push_back({sqid, cid});
+  nvmev_ctrl_complete(&g->c, sqid, cid, 0, 0, 0);
+}
 void op_reset(void*) {}
 void op_sq_deleted(void*, u16) {}
-const nvmev_ctrl_ops kOps = {op_now, op_host_ptr, op_dma, op_signal, op_admin, op_io, op_reset, op_sq_deleted};
+// an executor with no room for SQ 1's commands while g->sq1_full
+bool op_io_ready(void*, u16 sqid, const nvmev_sqe*) { return !(sqid == 1 && g->sq1_full); }
+const nvmev_ctrl_ops kOps = {op_now,   op_host_ptr, op_dma,        op_signal,  op_admin,
+                             op_io,    op_reset,    op_sq_deleted, op_io_ready};
 
 class CtrlTest : public ::testing::Test {
  protected:
@@ -89,6 +98,30 @@ class CtrlTest : public ::testing::Test {
     for (u16 cid = 1; cid <= n; cid++) write_cmd(cid - 1, cid);
     ring_admin(n);
     poll();
+  }
+
+  // I/O CQ 1 in page 4, I/O SQs 1 and 2 in pages 5 and 6, 8 entries each;
+  // Set Features Number of Queues not sent: the default must allow them
+  void create_io_queues() {
+    nvmev_admin_req req{};
+    req.qid = 1;
+    req.prp1 = kRamBase + 4 * kPage;
+    req.qsize = 8;
+    ASSERT_EQ(nvmev_ctrl_create_cq(&h.c, &req), 0) << "CQ 1 without Set Features";
+    for (u16 q = 1; q <= 2; q++) {
+      req.qid = q;
+      req.cqid = 1;
+      req.prp1 = kRamBase + (4u + q) * kPage;
+      ASSERT_EQ(nvmev_ctrl_create_sq(&h.c, &req), 0) << "SQ " << q;
+    }
+  }
+  // a Read into slot @slot of I/O SQ @q, rung up to @slot + 1
+  void submit_io(u16 q, u32 slot, u16 cid) {
+    nvmev_sqe e{};
+    e.dw[0] = 0x02 | (u32{cid} << 16);
+    e.dw[1] = 1;
+    std::memcpy(h.ram.data() + (4u + q) * kPage + slot * 64, &e, sizeof(e));
+    wr(NVME_REG_DBS + 8 * q, slot + 1);
   }
 
   Host h;
@@ -208,6 +241,42 @@ TEST_F(CtrlTest, RingWhileClearingStaleTailAfterUnseenReset) {
   poll();
   EXPECT_FALSE(write_on_read.armed) << "the controller never read the doorbell";
   EXPECT_EQ(h.admin_cids, std::vector<u16>({1, 2, 3, 4, 5, 9}));
+}
+
+// Number of Queues has a default: a host that never sends Set Features
+// creates I/O queues, before and after a reset, and Get Features'
+// current value (the engine's count) is what it may create.
+TEST_F(CtrlTest, IoQueuesWithoutSetFeatures) {
+  enable_and_run(1);
+  EXPECT_EQ(h.c.nr_io_queues, 4u);
+  create_io_queues();
+  wr(NVME_REG_CC, 0);
+  poll();  // the reset
+  EXPECT_EQ(h.c.nr_io_queues, 4u) << "reset to 0: no I/O queue can be created";
+  program_admin(0);
+  wr(NVME_REG_CC, kCc);
+  poll();
+  create_io_queues();
+}
+
+// An executor with no room for a command leaves it in its SQ: the SQ
+// stops there for the pass, the other SQ is served, and the command runs,
+// in order, once there is room.
+TEST_F(CtrlTest, IoNotReadyStaysInItsSq) {
+  enable_and_run(1);
+  create_io_queues();
+  h.sq1_full = true;
+  submit_io(1, 0, 11);
+  submit_io(1, 1, 12);
+  submit_io(2, 0, 21);
+  poll();
+  poll();
+  EXPECT_EQ(h.io_cids, (std::vector<std::pair<u16, u16>>{{2, 21}}));
+  EXPECT_GE(h.c.stats.deferred, 2u);
+  EXPECT_EQ(h.c.sqs[1].head, 0u) << "a deferred command was consumed";
+  h.sq1_full = false;
+  poll();
+  EXPECT_EQ(h.io_cids, (std::vector<std::pair<u16, u16>>{{2, 21}, {1, 11}, {1, 12}}));
 }
 
 }  // namespace
