@@ -92,6 +92,40 @@ test_zero_reads() {
 	check "rmmod" unload_nvmev
 }
 
+# fill_and_clear HOW OFFSET LENGTH: random data over LENGTH bytes at
+# OFFSET and a MiB of it just past, then HOW (discard or zeroes) of the
+# LENGTH alone in one call: zeroes there, the MiB past it kept
+fill_and_clear() {
+	mib=$((($2 + $3) / 1048576))
+	dd if=/dev/urandom of=/dev/nvme0n1 bs=1M seek=$(($2 / 1048576)) count=$(($3 / 1048576 + 1)) \
+		oflag=direct 2>/dev/null || return 1
+	read_at $((mib * 1048576)) 1048576 /tmp/data.k || return 1
+	if [ "$1" = discard ]; then
+		blkdiscard -o "$2" -l "$3" /dev/nvme0n1 || return 1
+	else
+		zeroout -o "$2" -l "$3" /dev/nvme0n1 || return 1
+	fi
+	zeroes_at "$2" "$3" || { echo "$1: old data left in $3 bytes at $2"; return 1; }
+	holds_at $((mib * 1048576)) /tmp/data.k || { echo "$1: the MiB past the range changed"; return 1; }
+}
+
+# A zero-out or discard larger than one command can name at 512-byte LBAs
+# (65,536 LBAs, 32 MiB): the host splits it by the limits Identify
+# reports (WZSL, DMRSL), and every byte of it reads back as zeroes, on
+# 512-byte and 4 KiB LBAs, from the start and from an odd MiB.
+# tiers: stock
+test_zeroout_large() {
+	for lba in 512 4096; do
+		check "insmod, $lba-byte LBAs" load_nvmev lba_bytes=$lba || return 1
+		for how in zeroes discard; do
+			check "$lba: $how 96 MiB at 0" fill_and_clear $how 0 $((96 * 1048576))
+			check "$lba: $how 100 MiB at 7 MiB" fill_and_clear $how $((7 * 1048576)) \
+				$((100 * 1048576))
+		done
+		check "rmmod" unload_nvmev
+	done
+}
+
 # bg_fio_start: QD1 4 KiB random reads over the whole namespace until
 # bg_fio_stop, results (terse v3) in /tmp/data.fio
 bg_fio_start() {
@@ -125,21 +159,28 @@ dsm_whole() {
 	nvme dsm /dev/nvme0n1 --namespace-id=1 --ad --slbs=$s --blocks="$b"
 }
 
-# dsm_many N: N dsm_whole 64 at once; all succeed
-dsm_many() {
-	pids=
+# dsm_start N RANGES: N dsm_whole RANGES at once, in the background
+dsm_start() {
+	dsm_pids=
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		dsm_whole 64 >/tmp/data.dsm.$i 2>&1 &
-		pids="$pids $!"
+		dsm_whole "$2" >/tmp/data.dsm.$i 2>&1 &
+		dsm_pids="$dsm_pids $!"
 		i=$((i + 1))
 	done
+}
+
+# dsm_wait: the commands dsm_start began have ended; fails if any failed
+dsm_wait() {
 	ret=0
-	for p in $pids; do
+	for p in $dsm_pids; do
 		wait "$p" || ret=1
 	done
 	return $ret
 }
+
+# dsm_many N: N dsm_whole 64 at once; all succeed
+dsm_many() { dsm_start "$1" 64 && dsm_wait; }
 
 # The whole drive deallocated (blkdiscard), zeroed (blkdiscard -z: Write
 # Zeroes) and deallocated 256 times in one command, while QD1 reads run:
@@ -172,5 +213,37 @@ test_discard_bounded() {
 	check "zeroes" zeroes_at 0 $((64 * 1048576))
 	check "nothing left mapped" [ "$(awk '/^[0-9]/ { s += $14 } END { print s }' "$DBG/stats")" = 0 ]
 	check "no nvme timeout" sh -c "! tail -n +$((from + 1)) /tmp/kernel.log | grep -i 'timeout'"
+	check "rmmod" unload_nvmev
+}
+
+# More whole-namespace deallocations at once than the controller holds
+# (NVMEV_HELD_TRIMS), each of 256 ranges, while QD1 reads run; then a
+# controller reset. The commands the controller cannot hold wait in their
+# SQ instead of running inline: reads go on, and the reset (CC.EN = 0,
+# CSTS.RDY = 0 within CAP.TO, 10 s) completes, the drive stays usable.
+# DSM_RESET_MANY: how many.
+# tiers: stock
+test_discard_reset() {
+	check "insmod" load_nvmev lba_bytes=512 || return 1
+	from=$(wc -l </tmp/kernel.log)
+	check "write 64 MiB" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
+	bg_fio_start
+	dsm_start "${DSM_RESET_MANY:-24}" 256
+	sleep 3
+	c0=$(uptime_cs)
+	check "reset" sh -c "echo 1 >/sys/class/nvme/nvme0/reset_controller"
+	c1=$(uptime_cs)
+	# the commands the reset aborted fail: only their ending matters
+	dsm_wait
+	bg_fio_stop >/tmp/data.lat
+	read -r reads clat_max_us </tmp/data.lat
+	echo "discard_reset: reset $(((c1 - c0) * 10)) ms; $reads reads, max clat ${clat_max_us} us;" \
+		"deferred fetches $(value deferred "$DBG/stats")"
+	check "reset within CAP.TO" [ $((c1 - c0)) -lt 1000 ]
+	check "reads went on" [ "${reads:-0}" -gt 0 ]
+	check "max read clat < 2 s" [ "${clat_max_us:-2000000}" -lt 2000000 ]
+	check "no controller failure" sh -c "! tail -n +$((from + 1)) /tmp/kernel.log |
+		grep -iE 'timeout|not ready|removing|dead'"
+	check "usable after" fio_verify /dev/nvme0n1 8M
 	check "rmmod" unload_nvmev
 }

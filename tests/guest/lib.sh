@@ -33,6 +33,8 @@ DBG=/sys/kernel/debug/nvmev
 
 # the seconds since boot, whole (busybox sh has no $SECONDS)
 uptime_s() { cut -d. -f1 /proc/uptime; }
+# ... in hundredths of a second
+uptime_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
 # the test lines carry their duration: what a tier's time limit is spent on
 ok() { PASSED=$((PASSED + 1)); echo "ok - $CURRENT ($(($(uptime_s) - STARTED)) s)"; }
 not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $CURRENT: $* ($(($(uptime_s) - STARTED)) s)"; }
@@ -123,6 +125,15 @@ memory_blocks() {
 
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }
+
+# pages_match_units: a page-backed store holds a page for every unit the
+# model has mapped (the per-die valid_units of stats) and none more
+pages_match_units() {
+	[ "$(value data_paged "$DBG/stats")" = 1 ] || return 0
+	pages=$(value data_pages "$DBG/stats")
+	units=$(awk '/^[0-9]/ { s += $14 } END { print s + 0 }' "$DBG/stats")
+	[ "$pages" = "$units" ] || { echo "$pages pages held for $units mapped units"; return 1; }
+}
 
 # set_time_scale SCALE: the model's time scale, changed while idle, and
 # the model's geometry says it took

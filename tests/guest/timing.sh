@@ -148,9 +148,6 @@ worker_sched() {
 	cut -d' ' -f"$1" "/proc/$pid/schedstat"
 }
 
-# centiseconds since boot
-uptime_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
-
 # An idle device must not burn a CPU. The sleep policy (nvmev_worker.c)
 # bounds how often the worker runs: past 1 s without commands its sleeps
 # grow by 5 % of the idle time up to idle_sleep_us (100 ms, reached 3 s

@@ -130,12 +130,14 @@ test_uhost_bad_prp() {
 	echo "bad_prp: BAR0 $bar, firmware range at 0x$bios"
 	check "firmware range found" [ -n "$bios" ] || return 1
 	uhost_case bad-prp --addr "$bar"
+	check "no page kept by a failed write" pages_match_units
 	rmmod_nvmev
 	# 1 MiB past BAR0: the data of a memmap= reservation, or the rest of
 	# the memory block the module took (both not RAM while it is loaded)
 	for a in $((bar + 0x100000)) $((0x$bios)); do
 		uhost_load || return 1
 		uhost_case bad-prp --addr "$a"
+		check "no page kept by a failed write ($a)" pages_match_units
 		rmmod_nvmev
 	done
 }
