@@ -179,6 +179,14 @@ refuse:
 /* blocks tried, from the top of RAM down, before giving up */
 #define NVMEV_BLOCK_TRIES	16
 
+/*
+ * One lock for every drive's block, from the scan to the resource that
+ * marks the block ours, and for the give-back: two drives powered on at
+ * once would otherwise both pick the same block, and the kernel would be
+ * asked to remove it twice.
+ */
+static DEFINE_MUTEX(nvmev_block_lock);
+
 struct nvmev_block_scan {
 	u64 size;			/* memory_block_size_bytes() */
 	struct {
@@ -287,6 +295,7 @@ static int nvmev_remove_block(struct nvmev_dev *dev,
 	return ret == -EINTR ? ret : -EBUSY;
 }
 
+/* under nvmev_block_lock */
 static void nvmev_add_block(struct nvmev_dev *dev)
 {
 	u64 s = dev->memmap_start, size = dev->memmap_size;
@@ -307,12 +316,15 @@ static int nvmev_take_block(struct nvmev_dev *dev)
 	struct resource *res = &dev->block_res;
 	int ret;
 
+	ret = mutex_lock_interruptible(&nvmev_block_lock);
+	if (ret)
+		return ret;
 	walk_iomem_res_desc(IORES_DESC_NONE,
 			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, 0, U64_MAX,
 			    &b, nvmev_note_blocks);
 	ret = nvmev_remove_block(dev, &b);
 	if (ret)
-		return ret;
+		goto out;
 	/* the hole it left, ours: not busy, like memmap='s Reserved */
 	res->name = KBUILD_MODNAME " registers";
 	res->start = dev->memmap_start;
@@ -335,6 +347,7 @@ static int nvmev_take_block(struct nvmev_dev *dev)
 	dev->reservation = res;
 	pr_info("registers in memory block %pR, taken offline from node %d\n",
 		res, dev->block_nid);
+	mutex_unlock(&nvmev_block_lock);
 	return 0;
 
 err_claim:
@@ -345,7 +358,17 @@ err_claim:
 	release_resource(res);
 err_add:
 	nvmev_add_block(dev);
+out:
+	mutex_unlock(&nvmev_block_lock);
 	return ret;
+}
+
+static void nvmev_give_block(struct nvmev_dev *dev)
+{
+	mutex_lock(&nvmev_block_lock);
+	release_resource(&dev->block_res);
+	nvmev_add_block(dev);
+	mutex_unlock(&nvmev_block_lock);
 }
 
 #else
@@ -355,7 +378,7 @@ static int nvmev_take_block(struct nvmev_dev *dev)
 	return -EOPNOTSUPP;
 }
 
-static void nvmev_add_block(struct nvmev_dev *dev)
+static void nvmev_give_block(struct nvmev_dev *dev)
 {
 }
 #endif
@@ -372,8 +395,6 @@ void nvmev_mem_release(struct nvmev_dev *dev)
 			   dev->memmap_size - NVMEV_BAR_SIZE);
 	dev->claim = NULL;
 	dev->reservation = NULL;
-	if (dev->block) {
-		release_resource(&dev->block_res);
-		nvmev_add_block(dev);
-	}
+	if (dev->block)
+		nvmev_give_block(dev);
 }
