@@ -136,6 +136,7 @@ struct nvmev_dev {
 	const char *memmap_size_arg;
 	bool block;			/* a memory block taken from the kernel */
 	int block_nid;			/* its node, to give it back */
+	bool block_back;		/* one an unload gave back offline */
 	struct resource block_res;	/* the hole it left, as a resource */
 	bool paged;			/* data in kernel pages */
 	struct nvmev_params params;	/* nvmev_params.h, checked at load */
