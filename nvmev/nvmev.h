@@ -25,6 +25,7 @@
 #ifndef NVMEV_H
 #define NVMEV_H
 
+#include <linux/completion.h>
 #include <linux/irq_work.h>
 #include <linux/msi.h>
 #include <linux/mutex.h>
@@ -136,6 +137,7 @@ struct nvmev_dev {
 	const char *memmap_size_arg;
 	bool block;			/* a memory block taken from the kernel */
 	int block_nid;			/* its node, to give it back */
+	bool block_back;		/* one an unload gave back offline */
 	struct resource block_res;	/* the hole it left, as a resource */
 	bool paged;			/* data in kernel pages */
 	struct nvmev_params params;	/* nvmev_params.h, checked at load */
@@ -169,6 +171,14 @@ struct nvmev_dev {
 	/* controller state, owned by the worker thread */
 	struct nvmev_ctrl ctrl;		/* registers, queues, completions */
 	struct nvmev_host_ram host_ram;
+	/* memory going offline against the live rings (nvmev_host.c) */
+	struct notifier_block mem_nb;
+	spinlock_t offline_lock;	/* offline_start, offline_end */
+	unsigned long offline_start;	/* pfns going offline: [start, end) */
+	unsigned long offline_end;
+	bool offline_check;		/* the worker is to look at its rings */
+	bool offline_veto;		/* ... and found one there */
+	struct completion offline_done;
 	u16 aer_cids[NVMEV_AERL + 1];
 	u32 nr_aers;
 	u32 features[256];		/* by FID: what Set Features stored */
@@ -260,6 +270,9 @@ void nvmev_mem_release(struct nvmev_dev *dev);
 int nvmev_host_init(struct nvmev_dev *dev);
 void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);
+int nvmev_host_watch(struct nvmev_dev *dev);
+void nvmev_host_unwatch(struct nvmev_dev *dev);
+bool nvmev_host_poll(struct nvmev_dev *dev);
 u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 		   u64 len, bool to_host);
 /* nvmev_prp_copy()'s status for those PRPs, moving nothing */

@@ -12,7 +12,10 @@
  *    memory, and given back with add_memory() at unload. Its first 16 KiB
  *    are BAR0; the data lives in kernel pages (nvmev_store.c). The
  *    kernel's own checks decide which block can go: one holding
- *    unmovable pages is refused at once and stays online.
+ *    unmovable pages is refused at once and stays online. A block an
+ *    unload gave back and nobody onlined is taken again first, so that
+ *    reloads on a kernel that leaves hot-added memory offline do not
+ *    leave a block offline each.
  *
  * Either way the range ends up as a non-busy resource of its own
  * (dev->reservation), everything after BAR0 claimed busy (dev->claim) and
@@ -179,6 +182,14 @@ refuse:
 /* blocks tried, from the top of RAM down, before giving up */
 #define NVMEV_BLOCK_TRIES	16
 
+/*
+ * One lock for every drive's block, from the scan to the resource that
+ * marks the block ours, and for the give-back: two drives powered on at
+ * once would otherwise both pick the same block, and the kernel would be
+ * asked to remove it twice.
+ */
+static DEFINE_MUTEX(nvmev_block_lock);
+
 struct nvmev_block_scan {
 	u64 size;			/* memory_block_size_bytes() */
 	struct {
@@ -186,7 +197,28 @@ struct nvmev_block_scan {
 		u64 ram_start, ram_end;	/* its System RAM range */
 	} blk[NVMEV_BLOCK_TRIES];	/* the highest blocks, ascending */
 	u32 nr;
+	u64 back[NVMEV_BLOCK_TRIES];	/* offline ones given back, ascending */
+	u32 nr_back;
 };
+
+/*
+ * A block an unload gave back and nobody onlined: add_memory() made it a
+ * System RAM range of its own, and it is offline. The module cannot know
+ * its own give-back after a reload; boot RAM (the firmware's table says
+ * RAM) removed and added back is what such a block is. It is what to take
+ * first: it costs the running kernel nothing, and taking another would
+ * leave one more block offline with every reload. Memory a driver
+ * manages (virtio-mem, dax/kmem) or hot-plugged (a DIMM, a balloon) is
+ * its driver's to online or remove, and is not boot RAM.
+ */
+static bool nvmev_block_given_back(const struct resource *res, u64 size)
+{
+	return res->end - res->start + 1 == size &&
+	       IS_ALIGNED(res->start, size) &&
+	       !(res->flags & IORESOURCE_SYSRAM_DRIVER_MANAGED) &&
+	       !pfn_to_online_page(PFN_DOWN(res->start)) &&
+	       nvmev_firmware_ram(res->start, size);
+}
 
 /* walk_iomem_res_desc(): the whole blocks of a top-level System RAM range */
 static int nvmev_note_blocks(struct resource *res, void *arg)
@@ -196,6 +228,15 @@ static int nvmev_note_blocks(struct resource *res, void *arg)
 
 	if (res->parent != &iomem_resource)	/* kernel code, data, ... */
 		return 0;
+	if (nvmev_block_given_back(res, b->size)) {
+		if (b->nr_back == NVMEV_BLOCK_TRIES) {
+			memmove(b->back, b->back + 1,
+				sizeof(b->back[0]) * (NVMEV_BLOCK_TRIES - 1));
+			b->nr_back--;
+		}
+		b->back[b->nr_back++] = res->start;
+		return 0;
+	}
 	for (s = ALIGN(res->start, b->size); s + b->size - 1 <= res->end;
 	     s += b->size) {
 		if (b->nr == NVMEV_BLOCK_TRIES) {
@@ -261,6 +302,21 @@ static int nvmev_remove_block(struct nvmev_dev *dev,
 	int ret = -ENOSPC;
 	u32 i, stuck = 0;
 
+	for (i = b->nr_back; i-- > 0;) {
+		u64 s = b->back[i];
+
+		/* offline pages have no node yet: the one hot-add would use */
+		dev->block_nid = memory_add_physaddr_to_nid(s);
+		ret = offline_and_remove_memory(s, b->size);
+		if (!ret) {
+			dev->block_back = true;
+			dev->memmap_start = s;
+			dev->memmap_size = b->size;
+			return 0;
+		}
+		if (ret == -EINTR)
+			goto fail;
+	}
 	for (i = b->nr; i-- > 0;) {
 		u64 s = b->blk[i].start;
 
@@ -282,11 +338,13 @@ static int nvmev_remove_block(struct nvmev_dev *dev,
 		if (ret == -EINTR)	/* the user gave up waiting */
 			break;
 	}
+fail:
 	pr_err("no memory block of %llu MiB could be taken offline for the registers (%u tried from the top of RAM, %u of them below the kernel image or another resource inside their RAM range, last error %d): load with memmap_start/memmap_size and a memmap= reservation\n",
 	       b->size >> 20, b->nr, stuck, ret);
 	return ret == -EINTR ? ret : -EBUSY;
 }
 
+/* under nvmev_block_lock */
 static void nvmev_add_block(struct nvmev_dev *dev)
 {
 	u64 s = dev->memmap_start, size = dev->memmap_size;
@@ -297,7 +355,7 @@ static void nvmev_add_block(struct nvmev_dev *dev)
 		pr_err("memory block at %#llx could not be given back (%d): %llu MiB stay unused until reboot\n",
 		       s, ret, size >> 20);
 	else if (!pfn_to_online_page(PFN_DOWN(s)))
-		pr_info("memory block %llu (%llu MiB at %#llx) is back but offline (auto_online_blocks): echo online > /sys/devices/system/memory/memory%llu/state\n",
+		pr_info("memory block %llu (%llu MiB at %#llx) is back but offline (auto_online_blocks): echo online > /sys/devices/system/memory/memory%llu/state; the next load takes it first\n",
 			s / size, size >> 20, s, s / size);
 }
 
@@ -307,12 +365,15 @@ static int nvmev_take_block(struct nvmev_dev *dev)
 	struct resource *res = &dev->block_res;
 	int ret;
 
+	ret = mutex_lock_interruptible(&nvmev_block_lock);
+	if (ret)
+		return ret;
 	walk_iomem_res_desc(IORES_DESC_NONE,
 			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, 0, U64_MAX,
 			    &b, nvmev_note_blocks);
 	ret = nvmev_remove_block(dev, &b);
 	if (ret)
-		return ret;
+		goto out;
 	/* the hole it left, ours: not busy, like memmap='s Reserved */
 	res->name = KBUILD_MODNAME " registers";
 	res->start = dev->memmap_start;
@@ -333,8 +394,10 @@ static int nvmev_take_block(struct nvmev_dev *dev)
 		goto err_claim;
 	}
 	dev->reservation = res;
-	pr_info("registers in memory block %pR, taken offline from node %d\n",
-		res, dev->block_nid);
+	pr_info("registers in memory block %pR, %s node %d\n", res,
+		dev->block_back ? "the offline one an unload gave back, of" :
+				  "taken offline from", dev->block_nid);
+	mutex_unlock(&nvmev_block_lock);
 	return 0;
 
 err_claim:
@@ -345,7 +408,17 @@ err_claim:
 	release_resource(res);
 err_add:
 	nvmev_add_block(dev);
+out:
+	mutex_unlock(&nvmev_block_lock);
 	return ret;
+}
+
+static void nvmev_give_block(struct nvmev_dev *dev)
+{
+	mutex_lock(&nvmev_block_lock);
+	release_resource(&dev->block_res);
+	nvmev_add_block(dev);
+	mutex_unlock(&nvmev_block_lock);
 }
 
 #else
@@ -355,7 +428,7 @@ static int nvmev_take_block(struct nvmev_dev *dev)
 	return -EOPNOTSUPP;
 }
 
-static void nvmev_add_block(struct nvmev_dev *dev)
+static void nvmev_give_block(struct nvmev_dev *dev)
 {
 }
 #endif
@@ -372,8 +445,6 @@ void nvmev_mem_release(struct nvmev_dev *dev)
 			   dev->memmap_size - NVMEV_BAR_SIZE);
 	dev->claim = NULL;
 	dev->reservation = NULL;
-	if (dev->block) {
-		release_resource(&dev->block_res);
-		nvmev_add_block(dev);
-	}
+	if (dev->block)
+		nvmev_give_block(dev);
 }

@@ -140,8 +140,15 @@ void nvmev_msi_exit(struct nvmev_dev *dev)
 
 	if (!dev->msi_domain)
 		return;
-	for (v = 0; v < NVMEV_NR_VECTORS; v++)
+	/*
+	 * A delivery drops inflight from inside its irq_work, whose core
+	 * still clears the work's busy bit after that: the work is part of
+	 * the device freed after this returns, so wait for the core too.
+	 */
+	for (v = 0; v < NVMEV_NR_VECTORS; v++) {
 		nvmev_msi_quiesce(&dev->msi_vec[v]);
+		irq_work_sync(&dev->msi_vec[v].work);
+	}
 	fn = dev->msi_domain->fwnode;
 	irq_domain_remove(dev->msi_domain);
 	irq_domain_free_fwnode(fn);

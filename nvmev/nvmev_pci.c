@@ -380,17 +380,26 @@ int nvmev_pci_create(struct nvmev_dev *dev)
 	dev->pci_ops.write = nvmev_cfg_write;
 	dev->sysdata.node = NUMA_NO_NODE;
 
+	/*
+	 * The PCI core's bus and device lists change under the rescan lock:
+	 * a sysfs rescan or remove, a hotplug driver, or another drive
+	 * powering on or off walks them meanwhile. It also makes the
+	 * domain's check and its use one step.
+	 */
+	pci_lock_rescan_remove();
 	/* another drive's, or a real one's: say so rather than fail below */
 	if (pci_find_bus(domain, 0)) {
 		pr_err("%sPCI domain %04x is in use (pci_domain in use by another drive or bus)\n",
 		       dev->tag, domain);
-		return -EEXIST;
+		ret = -EEXIST;
+		goto err_unlock;
 	}
 	dev->bus = pci_scan_bus(0, &dev->pci_ops, &dev->sysdata);
 	if (!dev->bus) {
 		pr_err("cannot create PCI bus in domain %04x (pci_domain in use?)\n",
 		       domain);
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_unlock;
 	}
 	dev->pdev = pci_get_slot(dev->bus, PCI_DEVFN(0, 0));
 	if (!dev->pdev) {
@@ -422,6 +431,7 @@ int nvmev_pci_create(struct nvmev_dev *dev)
 		goto err_put;
 	}
 	pci_bus_add_devices(dev->bus);
+	pci_unlock_rescan_remove();
 	pr_info("virtual NVMe controller at %04x:00:00.0, BAR0 %pR\n",
 		domain, res);
 	return 0;
@@ -433,6 +443,8 @@ err_bus:
 	nvmev_remove_root_bus(dev->bus);
 	dev->bus = NULL;
 	nvmev_msi_exit(dev);
+err_unlock:
+	pci_unlock_rescan_remove();
 	return ret;
 }
 

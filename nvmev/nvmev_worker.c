@@ -173,6 +173,7 @@ static int nvmev_worker(void *arg)
 		int work;
 
 		work = nvmev_pci_poll(dev);
+		work += nvmev_host_poll(dev);
 		/* held work keeps the thread from sleeping until it is done */
 		work += nvmev_io_background(dev);
 		work += nvmev_ctrl_poll(&dev->ctrl, &next);
@@ -238,13 +239,23 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 	if (dev->params.cpu >= 0)
 		kthread_bind(dev->worker, dev->params.cpu);
 	wake_up_process(dev->worker);
-	return 0;
+	/* memory going offline asks the thread about its rings */
+	ret = nvmev_host_watch(dev);
+	if (ret) {
+		kthread_stop(dev->worker);
+		dev->worker = NULL;
+		nvmev_ctrl_exit(&dev->ctrl);
+		nvmev_io_exit(dev);
+	}
+	return ret;
 }
 
 void nvmev_worker_stop(struct nvmev_dev *dev)
 {
-	if (dev->worker)
+	if (dev->worker) {
+		nvmev_host_unwatch(dev);
 		kthread_stop(dev->worker);
+	}
 	dev->worker = NULL;
 	nvmev_ctrl_exit(&dev->ctrl);
 	nvmev_io_exit(dev);

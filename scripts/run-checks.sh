@@ -149,7 +149,7 @@ guest612() {
 	# (module loading, parameters, PCI, block layer), not how often a
 	# loop drives them. NVMEV_LONG=1 keeps the full counts.
 	local counts612="BAD_PARAMS_SWEEP=max PASSTHRU_FUZZ=100 LIFECYCLE_CYCLES=5"
-	counts612="$counts612 PCI_UNLOAD_CYCLES=3"
+	counts612="$counts612 PCI_UNLOAD_CYCLES=3 MEM_RELOAD_CYCLES=5"
 	[ -n "${NVMEV_LONG:-}" ] && counts612=
 	k=$(debian_kernel 6.12)
 	[ -n "$k" ] || { echo "guest612: no 6.12 kernel installed (linux-image-6.12-amd64)"; return 1; }

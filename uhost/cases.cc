@@ -25,6 +25,7 @@ const std::map<std::string, CaseFn>& all_cases() {
       {"shutdown", case_shutdown},
       {"zero-read", case_zero_read},
       {"dsm-big", case_dsm_big},
+      {"offline-ring", case_offline_ring},
   };
   return cases;
 }

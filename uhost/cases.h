@@ -73,6 +73,7 @@ void case_vector(CaseContext& c);
 void case_bad_prp(CaseContext& c);
 void case_numq_after_create(CaseContext& c);
 void case_bme(CaseContext& c);
+void case_offline_ring(CaseContext& c);
 void case_delete_sq_inflight(CaseContext& c);
 void case_cq_full(CaseContext& c);
 void case_cq_full_shared(CaseContext& c);

@@ -1,8 +1,15 @@
 // Cases about queues and commands: interrupt vectors, PRPs into memory
 // that is not host RAM, Set Features after queue creation, Bus Master
-// Enable, deleting an SQ with commands in flight, a full CQ.
+// Enable, deleting an SQ with commands in flight, a full CQ, the memory
+// under a live ring going offline.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "cases.h"
@@ -272,5 +279,42 @@ void cq_full(CaseContext& c, uint16_t nsq) {
 
 void case_cq_full(CaseContext& c) { cq_full(c, 1); }
 void case_cq_full_shared(CaseContext& c) { cq_full(c, 2); }
+
+// The memory block under a live SQ ring may not go offline: the kernel
+// would migrate the hugepage the ring lives in, and the controller, which
+// checked the ring's address once at Create, would go on with the old
+// page. Offlining it must fail (EBUSY); the queue works after.
+void case_offline_ring(CaseContext& c) {
+  Controller& k = c.ctrl;
+  k.bring_up(kCaseQueues);
+  CompletionQueue cq(c.pool, 1, 16, k.cq_doorbell(1));
+  SubmissionQueue sq(c.pool, 1, 16, k.sq_doorbell(1));
+  k.check(k.create_cq(1, cq.phys(), 16, false, 0), "Create I/O CQ 1");
+  k.check(k.create_sq(1, sq.phys(), 16, 1), "Create I/O SQ 1");
+  std::ifstream bsf("/sys/devices/system/memory/block_size_bytes");
+  std::string bs_text;
+  if (!(bsf >> bs_text)) throw CaseFail("no /sys/devices/system/memory/block_size_bytes");
+  const uint64_t block = sq.phys() / std::stoull(bs_text, nullptr, 16);
+  const std::string state = "/sys/devices/system/memory/memory" + std::to_string(block) + "/state";
+  std::ostringstream at;
+  at << "SQ 1's ring at 0x" << std::hex << sq.phys() << std::dec << ", in memory block " << block;
+  c.note(at.str());
+  int fd = ::open(state.c_str(), O_WRONLY);
+  if (fd < 0) throw CaseFail(state + ": " + std::strerror(errno));
+  const bool offlined = ::write(fd, "offline", 7) == 7;
+  const int err = errno;
+  if (offlined) {
+    // give the block back before failing: the rest of the run needs it
+    if (::write(fd, "online", 6) != 6) c.note("could not online memory block " + std::to_string(block));
+    ::close(fd);
+    throw CaseFail("memory block " + std::to_string(block) + " went offline under a live SQ ring");
+  }
+  ::close(fd);
+  c.note(std::string("offline refused: ") + std::strerror(err));
+  if (err != EBUSY) throw CaseFail(std::string("offline failed, but not with EBUSY: ") + std::strerror(err));
+  k.check(k.delete_sq(1), "Delete I/O SQ 1");
+  k.check(k.delete_cq(1), "Delete I/O CQ 1");
+  verified_io(k, 2, 0);
+}
 
 }  // namespace uhost

@@ -235,6 +235,66 @@ test_pci_unload() {
 	echo "pci_unload: $n cycles of reset+remove+rmmod and unbind+rmmod"
 }
 
+# timed_rmmod SECONDS: rmmod_nvmev in the background, its status and
+# duration in /tmp/rmmod.res ("STATUS SECONDS"); true if it ended within
+# SECONDS (a background job that ended still answers kill -0 until the
+# shell reaps it, hence the file)
+timed_rmmod() {
+	rm -f /tmp/rmmod.res
+	(
+		t0=$(uptime_s)
+		rmmod_nvmev
+		echo "$? $(($(uptime_s) - t0))" >/tmp/rmmod.res.new
+		mv /tmp/rmmod.res.new /tmp/rmmod.res
+	) &
+	tr_t=0
+	while ! [ -e /tmp/rmmod.res ] && [ $tr_t -lt $(($1 * 2)) ]; do
+		sleep 0.5
+		tr_t=$((tr_t + 1))
+	done
+	[ -e /tmp/rmmod.res ]
+}
+
+# inflight_unload SCALE TIMEOUT_MS: a 4 KiB read held by the model
+# (read_ns 100 ms times SCALE) in flight when rmmod starts, the nvme
+# driver's I/O timeout TIMEOUT_MS; rmmod must end within 90 s
+inflight_unload() {
+	check "insmod" load_nvmev read_ns=100000000 || return 1
+	check "prefill" prefill 1
+	check "time_scale $1" set_time_scale "$1"
+	echo "$2" >/sys/block/nvme0n1/queue/io_timeout
+	posted=$(value posted "$DBG/stats")
+	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=1 skip=7 iflag=direct 2>/dev/null &
+	reader=$!
+	sleep 1
+	check "the read in flight" kill -0 $reader
+	check "its completion not posted yet" [ "$(value posted "$DBG/stats")" = "$posted" ]
+	check "rmmod ended within 90 s" timed_rmmod 90 || return 1
+	read -r status took </tmp/rmmod.res
+	check "rmmod succeeded" [ "$status" = 0 ]
+	wait $reader
+	rc=$?
+	echo "pci_unload_inflight: read due in $(($1 / 10)) s, I/O timeout $2 ms:" \
+		"rmmod took $took s, the read exited $rc"
+	# due long after the teardown: the nvme driver gave up on it
+	[ "$1" -lt 10000 ] || check "the read failed" [ "$rc" != 0 ]
+	check "module gone" sh -c "! grep -q '^nvmev ' /proc/modules"
+}
+
+# A completion still due when the host tears the function down: rmmod
+# with a read in flight whose completion the model holds, first due
+# during the teardown (4 s: the nvme driver's removal waits for it),
+# then due long after it (1000 s: the driver's I/O timeout, 10 s here,
+# ends it and the driver deletes its queues before the bus goes). No
+# oops, no hang: rmmod ends, and a load after works.
+# tiers: stock debug
+test_pci_unload_inflight() {
+	inflight_unload 40 30000 || return 1
+	inflight_unload 10000 10000 || return 1
+	check "insmod after" load_nvmev && check "I/O" fio_verify /dev/nvme0n1 4M
+	check "rmmod" unload_nvmev
+}
+
 # iomem_top: the top-level ranges of /proc/iomem as "START END NAME"
 # (numbers), one a line
 iomem_top() {
