@@ -438,6 +438,7 @@ void check_unchanged(Drive& d, RNs& ns, u64 slba, u64 nlb) {
 void do_write(Drive& d, RNs& ns, u8 opcode, u64 slba, u64 nlb) {
   bool append = opcode == nvme_cmd_zone_append, zeroes = opcode == nvme_cmd_write_zeroes;
   const char* name = append ? "Zone Append" : zeroes ? "Write Zeroes" : "Write";
+  nlb = ((nlb - 1) & 0xffff) + 1;  // what CDW12's 16-bit NLB can name
   Refusals r;
   bool parsed = range_rules(ns, slba, nlb, !zeroes, r);
   if (parsed && append && (!ns.zoned || slba % ns.zone_lbas)) {

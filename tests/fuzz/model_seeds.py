@@ -66,8 +66,9 @@ def seeds():
     s += write(0, at_wp(0), nlb_small(2)) + step(0, 11)
     out.append(s)
     # zones filled and the conventional namespace rewritten
-    L = layout([(0, 1, 8, 0, 0, 1, 0, 0), (1, 0, 0, 0, 0, 0, 0, 0)], cap=8,
-               op=3)
+    # (blocks of 512 KiB over 4 dies: a 1 MiB zone takes 2 MiB of flash)
+    L = layout([(1, 1, 8, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0, 0, 0)], cap=16,
+               chans=2, dpc=2, planes=2, page=2, ppb=2, op=10)
     s = L
     for z in range(8):
         s += step(0, 9, U8(z), U32(2047))
