@@ -171,7 +171,7 @@ struct nvmev_dev {
 	/* controller state, owned by the worker thread */
 	struct nvmev_ctrl ctrl;		/* registers, queues, completions */
 	struct nvmev_host_ram host_ram;
-	/* memory going offline against the live rings (nvmev_host.c) */
+	/* memory going offline against the live rings (nvmev_offline.c) */
 	struct notifier_block mem_nb;
 	spinlock_t offline_lock;	/* offline_start, offline_end */
 	unsigned long offline_start;	/* pfns going offline: [start, end) */
@@ -270,9 +270,12 @@ void nvmev_mem_release(struct nvmev_dev *dev);
 int nvmev_host_init(struct nvmev_dev *dev);
 void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);
-int nvmev_host_watch(struct nvmev_dev *dev);
-void nvmev_host_unwatch(struct nvmev_dev *dev);
-bool nvmev_host_poll(struct nvmev_dev *dev);
+/* memory going offline under a live ring (nvmev_offline.c) */
+void nvmev_offline_init(struct nvmev_dev *dev);
+bool nvmev_offline_holds(struct nvmev_dev *dev, u64 addr, u64 len);
+int nvmev_offline_watch(struct nvmev_dev *dev);
+void nvmev_offline_unwatch(struct nvmev_dev *dev);
+bool nvmev_offline_poll(struct nvmev_dev *dev);
 u16 nvmev_prp_copy(struct nvmev_dev *dev, u64 prp1, u64 prp2, void *buf,
 		   u64 len, bool to_host);
 /* nvmev_prp_copy()'s status for those PRPs, moving nothing */

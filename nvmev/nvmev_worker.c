@@ -173,7 +173,7 @@ static int nvmev_worker(void *arg)
 		int work;
 
 		work = nvmev_pci_poll(dev);
-		work += nvmev_host_poll(dev);
+		work += nvmev_offline_poll(dev);
 		/* held work keeps the thread from sleeping until it is done */
 		work += nvmev_io_background(dev);
 		work += nvmev_ctrl_poll(&dev->ctrl, &next);
@@ -240,7 +240,7 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 		kthread_bind(dev->worker, dev->params.cpu);
 	wake_up_process(dev->worker);
 	/* memory going offline asks the thread about its rings */
-	ret = nvmev_host_watch(dev);
+	ret = nvmev_offline_watch(dev);
 	if (ret) {
 		kthread_stop(dev->worker);
 		dev->worker = NULL;
@@ -253,7 +253,7 @@ int nvmev_worker_start(struct nvmev_dev *dev)
 void nvmev_worker_stop(struct nvmev_dev *dev)
 {
 	if (dev->worker) {
-		nvmev_host_unwatch(dev);
+		nvmev_offline_unwatch(dev);
 		kthread_stop(dev->worker);
 	}
 	dev->worker = NULL;

@@ -46,8 +46,11 @@ extern "C" {
 /* placeholders of nvmev_dev's PCI, MSI and thread fields */
 typedef struct { int v; } atomic_t;
 typedef struct { int v; } raw_spinlock_t;
+typedef struct { int v; } spinlock_t;
 typedef struct { int v; } call_single_data_t;
 struct irq_work { int v; };
+struct completion { int v; };
+struct notifier_block { int v; };
 struct msi_domain_info { int v; };
 struct pci_ops { int v; };
 struct pci_sysdata { int domain; };
@@ -71,6 +74,9 @@ struct mutex { int held; };
 extern u64 kshim_now_ns;
 static inline u64 ktime_get_ns(void) { return kshim_now_ns; }
 static inline void cond_resched(void) { }
+
+/* a kernel WARN is a bug the fuzzer stops on */
+#define WARN_ON_ONCE(c)	({ if (c) abort(); 0; })
 
 /* quiet, but the arguments used (formats: the kernel build checks them) */
 #define pr_err(...)	do { if (0) printf(__VA_ARGS__); } while (0)
