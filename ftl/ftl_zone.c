@@ -156,6 +156,104 @@ static int ftl_zone_slot(struct ftl *ftl, struct ftl_zoned *zr, u32 zone,
 	return 0;
 }
 
+/*
+ * The slot of the unit at zone position @pos of die @w that a write of
+ * some of its sectors placed, was deallocated since (a Dataset Management
+ * of a 512-byte namespace covering it whole) and is still in the buffer:
+ * the rest of its sectors go there, so the write pointer can move on.
+ * FTL_NONE if there is none.
+ */
+static u32 ftl_zone_refill_slot(const struct ftl *ftl,
+				const struct ftl_zoned *zr, u32 zone, u32 w,
+				u32 pos)
+{
+	const struct ftl_zone_die *zd = ftl_zd(zr, zone, w);
+	u32 upb = ftl->geo.units_per_block, blk, ppa;
+
+	if (pos != zd->last_pos || !zd->pu_fill)
+		return FTL_NONE;
+	blk = *ftl_zone_blk(zr, zone, w, pos / upb);
+	if (blk == FTL_NONE)
+		return FTL_NONE;
+	ppa = ftl_ppa(ftl, ftl_zone_die(ftl, zr, zone, w), blk, pos % upb);
+	if (ftl->p2l[ppa] != FTL_NONE || !ftl_unit_buffered(ftl, ppa))
+		return FTL_NONE;
+	return ppa;
+}
+
+/*
+ * Whether units @first..@first+@n-1 (zone offset @o on) may be written:
+ * each beyond what its die holds, or the unit at the write pointer whose
+ * other sectors are buffered. Changes nothing.
+ */
+static bool ftl_zone_write_ok(const struct ftl *ftl,
+			      const struct ftl_zoned *zr, u32 zone, u64 first,
+			      u64 o, u64 n)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		u32 ppa = ftl->l2p[first + i], w, pos;
+		const struct ftl_zone_die *zd;
+
+		ftl_zone_pos(ftl, zr, o + i, &w, &pos);
+		zd = ftl_zd(zr, zone, w);
+		if (ppa != FTL_NONE) {
+			if (pos != zd->last_pos || !ftl_unit_buffered(ftl, ppa))
+				return false;
+		} else if (zd->last_pos != FTL_ZONE_POS_NONE &&
+			   pos <= zd->last_pos &&
+			   ftl_zone_refill_slot(ftl, zr, zone, w, pos) == FTL_NONE) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Whether each die of the zone has the free blocks the write's units
+ * need there (after foreground GC of its conventional data, which moves
+ * nothing of the zone's), so that placing them cannot stop part-way.
+ */
+static bool ftl_zone_space_ok(struct ftl *ftl, struct ftl_zoned *zr,
+			      u32 zone, u64 o, u64 n, u64 t)
+{
+	u32 upb = ftl->geo.units_per_block, w;
+	u64 i;
+
+	for (w = 0; w < zr->width; w++) {
+		u32 lo = FTL_NONE, hi = 0, k, need = 0, die, pos, wi;
+		struct ftl_die *d;
+
+		for (i = 0; i < n; i++) {
+			ftl_zone_pos(ftl, zr, o + i, &wi, &pos);
+			if (wi != w)
+				continue;
+			lo = ftl_min64(lo, pos);
+			hi = ftl_max64(hi, pos);
+		}
+		if (lo == FTL_NONE)
+			continue;
+		for (k = lo / upb; k <= hi / upb; k++)
+			need += *ftl_zone_blk(zr, zone, w, k) == FTL_NONE;
+		if (!need)
+			continue;
+		die = ftl_zone_die(ftl, zr, zone, w);
+		d = &ftl->dies[die];
+		if (d->free_count <= ftl->geo.gc_fg + need)
+			ftl_gc_foreground(ftl, die, t);
+		if (d->free_count < FTL_GC_RESERVE + 1 + need)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A zoned write is checked whole before a unit of it is placed: a write
+ * that fails changes nothing, so the model never holds units the device's
+ * write pointer has not passed (they would read as the failed write's
+ * data and refuse every later write at the pointer).
+ */
 int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 		   const struct ftl_cmd *cmd, u64 first, u64 n, u64 t,
 		   u64 *done)
@@ -167,29 +265,40 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 	u64 end = cmd->off + cmd->len;
 	int status = FTL_OK, ret;
 
+	*done = t;
 	if (o + n > zr->cap_units)
 		return FTL_ERR_INVALID;	/* across the zone's capacity */
+	if (!ftl_zone_write_ok(ftl, zr, zone, first, o, n))
+		return FTL_ERR_INVALID;
+	if (!ftl_zone_space_ok(ftl, zr, zone, o, n, t))
+		return FTL_ERR_NO_SPACE;
 	for (i = 0; i < n; i++) {
 		u32 lpn = (u32)(first + i), ppa, w, pos;
 		struct ftl_zone_die *zd;
 
-		/*
-		 * The unit at the write pointer may have been placed by an
-		 * earlier write of some of its sectors: the rest joins it in
-		 * the buffer. Any other placed unit is flash written already.
-		 */
-		if (ftl->l2p[lpn] == FTL_NONE) {
+		ftl_zone_pos(ftl, zr, o + i, &w, &pos);
+		zd = ftl_zd(zr, zone, w);
+		ppa = ftl->l2p[lpn] == FTL_NONE ?
+		      ftl_zone_refill_slot(ftl, zr, zone, w, pos) : FTL_NONE;
+		if (ppa != FTL_NONE) {
+			/* its buffer space was taken when it was first placed */
+			t = ftl_bw_reserve(ftl, &ftl->link_rx, t, FTL_MAP_UNIT);
+			ftl->p2l[ppa] = lpn;
+			ftl->l2p[lpn] = ppa;
+			ftl->blocks[ppa / ftl->geo.units_per_block].valid++;
+			ftl->dies[ftl_die_of(ftl, ppa)].valid_units++;
+		} else if (ftl->l2p[lpn] == FTL_NONE) {
 			t = ftl_bw_reserve(ftl, &ftl->link_rx,
 					   ftl_wbuf_acquire(ftl, t), FTL_MAP_UNIT);
 			ret = ftl_zone_slot(ftl, zr, zone, o + i, t, &ppa, &w,
 					    &pos);
-			if (ret) {
+			/* checked above: only a broken invariant fails here */
+			if (ftl_warn_once(ret)) {
 				ftl->wb.used--;		/* never entered */
 				status = ret == -EINVAL ? FTL_ERR_INVALID :
 					 FTL_ERR_NO_SPACE;
 				break;
 			}
-			zd = ftl_zd(zr, zone, w);
 			ftl->p2l[ppa] = lpn;
 			ftl->l2p[lpn] = ppa;
 			ftl->blocks[ppa / ftl->geo.units_per_block].valid++;
@@ -199,15 +308,12 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 			zr->st[zone].host_write_units++;
 			zd->last_pos = pos;
 			zd->pu_fill++;
-		} else {
-			ftl_zone_pos(ftl, zr, o + i, &w, &pos);
-			zd = ftl_zd(zr, zone, w);
-			if (pos != zd->last_pos ||
-			    !ftl_unit_buffered(ftl, ftl->l2p[lpn])) {
-				status = FTL_ERR_INVALID;
-				break;
-			}
 		}
+		/*
+		 * Otherwise the unit at the write pointer was placed by an
+		 * earlier write of some of its sectors: the rest joins it in
+		 * the buffer (checked above).
+		 */
 		/* a program unit is programmed once its last unit is whole */
 		if (zd->pu_fill && pos == zd->last_pos && pos % pu == pu - 1 &&
 		    end >= (first + i + 1) << FTL_MAP_SHIFT)

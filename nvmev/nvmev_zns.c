@@ -196,8 +196,15 @@ static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
 			nvmev_zns_open(z, zone, NVMEV_ZS_EXP_OPEN);
 		return status;
 	case NVME_ZONE_RESET:
-		if (s == NVMEV_ZS_EMPTY)
+		/*
+		 * An empty zone's flash is reset too: a reset must bring the
+		 * zone back to a writable, zero-reading state whatever the
+		 * flash model holds there.
+		 */
+		if (s == NVMEV_ZS_EMPTY) {
+			flash(ctx, zsa, nvmev_zone_start(z, zi));
 			return NVME_SC_SUCCESS;
+		}
 		if (s != NVMEV_ZS_FULL && !nvmev_zone_is_active(s))
 			break;
 		flash(ctx, zsa, nvmev_zone_start(z, zi));

@@ -133,6 +133,35 @@ test_zns_fio() {
 	check "rmmod" unload_nvmev
 }
 
+# 512-byte LBAs: the 4 KiB unit at the write pointer written in part
+# (LBAs 0-3 of zone 5), then deallocated whole (Dataset Management of
+# LBAs 0-7): the write of LBAs 4-7 at the pointer goes in, LBAs 0-3 read
+# as zeroes, 4-7 as written, and the zone goes on from there. A reset of
+# the empty zone 6 leaves it writable and reading zeroes.
+# tiers: stock
+test_zns_dsm_wp() {
+	check "insmod" load_nvmev || return 1
+	check "a drive with a zoned namespace" zns_drive 0 0 || { drives_clean; return 1; }
+	s=$((5 * 16384))
+	check "LBAs 0-3 written" zns_write 0 $s 4
+	check "LBAs 0-7 deallocated" nvme dsm "$Z2" --namespace-id=2 --ad --slbs=$s --blocks=8
+	check "pointer unmoved" [ "$(zone_field 5 wptr)" = 0x000004 ]
+	check "LBAs 4-7 at the pointer" zns_write 0 $((s + 4)) 4
+	cp /tmp/zw /tmp/zw47
+	check "pointer moved" [ "$(zone_field 5 wptr)" = 0x000008 ]
+	head -c 2048 /dev/zero >/tmp/z2k
+	check "LBAs 0-3 read zeroes" sh -c "dd if=$Z2 bs=512 skip=$s count=4 iflag=direct 2>/dev/null | cmp - /tmp/z2k"
+	check "LBAs 4-7 read as written" sh -c "dd if=$Z2 bs=512 skip=$((s + 4)) count=4 iflag=direct 2>/dev/null | cmp - /tmp/zw47"
+	check "the zone goes on" zns_write 0 $((s + 8)) 16
+	check "reset of an empty zone" blkzone reset -o $((6 * 16384)) -c 1 "$Z2"
+	check "it takes a write" zns_write 0 $((6 * 16384)) 8
+	head -c 4096 /dev/zero >/tmp/z4k
+	check "and reads zeroes after a reset" sh -c "blkzone reset -o $((6 * 16384)) -c 1 $Z2 &&
+		dd if=$Z2 bs=4k skip=$((6 * 16384 / 8)) count=1 iflag=direct 2>/dev/null | cmp - /tmp/z4k"
+	drives_clean
+	check "rmmod" unload_nvmev
+}
+
 # zone_row ZONE COLUMN: a column of debugfs zones' row for the zoned
 # namespace's zone (nsid zone state wp first_die width blocks
 # host_write_units nand_write_units pad_units resets finishes erases)

@@ -1,7 +1,10 @@
 // Zones on flash (ftl/ftl_zone.c): placement over a zone's dies, no GC
 // inside a zoned region, reset as erase, finish as padding, the
 // write-once rule, and what the zone width does to throughput.
+#include <algorithm>
+#include <ostream>
 #include <random>
+#include <string>
 #include <set>
 #include <vector>
 
@@ -277,6 +280,138 @@ TEST(ZoneModel, BadRegionsAreRefusedWithTheirReason) {
   EXPECT_EQ(m.zone_reset(9 * MiB + K4, 0).status, FTL_ERR_INVALID) << "not a zone start";
   EXPECT_EQ(m.zone_reset(0, 0).status, FTL_ERR_RANGE) << "not zoned";
   EXPECT_EQ(m.check(), "");
+}
+
+
+// A zoned layout next to conventional space, as a drive's namespaces lay
+// it out: @conv_mib conventional from 0, then zones of @zone_mib over
+// @width dies up to the drive's capacity.
+struct Layout {
+  const char* name;
+  uint64_t channels, dies_per_channel, capacity_mib, conv_mib, zone_mib;
+  uint32_t width;
+};
+
+std::ostream& operator<<(std::ostream& os, const Layout& l) { return os << l.name; }
+
+class ZoneLayout : public ::testing::TestWithParam<Layout> {};
+
+// Every zone filled to its capacity, two at a time and interleaved (as
+// fio's zoned mode and file systems keep several open), while the
+// conventional space is rewritten at random three times over; then half
+// the zones reset and filled again, the rewrites going on. No write may
+// fail: a layout that powers on must hold all of it. Disabled: a zone
+// still takes whole erase blocks on each of its dies and nothing limits
+// the total, so these layouts run out of flash (see docs/zns.md).
+TEST_P(ZoneLayout, DISABLED_EveryZoneFillsWhileTheConventionalSpaceIsRewritten) {
+  const Layout& l = GetParam();
+  ftl_config c = default_config();
+  c.channels = l.channels;
+  c.dies_per_channel = l.dies_per_channel;
+  c.capacity_mib = l.capacity_mib;
+  Model m(c);
+  const uint64_t zone = l.zone_mib * MiB, base = l.conv_mib * MiB;
+  const auto nr = static_cast<uint32_t>((m.capacity_bytes() - base) / zone);
+  ASSERT_NO_THROW(m.add_zones(base, zone, zone, nr, l.width));
+  const uint64_t chunk = 64 * 1024, conv_chunks = base / chunk;
+  const uint64_t zone_chunks = zone / chunk, total = uint64_t(nr) * zone_chunks;
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<uint64_t> pick(0, conv_chunks - 1);
+  uint64_t now = 0, conv_due = 0, failed = 0;
+  std::string first_failure;
+  auto write = [&](uint64_t off) {
+    Completion r = m.submit(cmd(FTL_OP_WRITE, off, chunk), now);
+    if (r.status != FTL_OK && !failed++)
+      first_failure = "write at " + std::to_string(off) + ": status " + std::to_string(r.status);
+    now = std::max(now, r.done_ns);
+  };
+  // three conventional rewrites spread over the zone writes
+  auto conv = [&] {
+    for (conv_due += 3 * conv_chunks; conv_due >= total; conv_due -= total) write(pick(rng) * chunk);
+  };
+  auto fill_pair = [&](uint32_t a, uint32_t b) {
+    for (uint64_t k = 0; k < zone_chunks; k++) {
+      write(base + a * zone + k * chunk);
+      conv();
+      if (b != a) {
+        write(base + b * zone + k * chunk);
+        conv();
+      }
+    }
+  };
+  for (uint32_t z = 0; z < nr; z += 2) fill_pair(z, std::min(z + 1, nr - 1));
+  EXPECT_EQ(failed, 0u) << l << ": first fill: " << first_failure;
+  ASSERT_EQ(m.check(), "");
+  // half the zones, every other one, reset and filled again
+  for (uint32_t z = 0; z < nr; z += 4) {
+    ASSERT_EQ(m.zone_reset(base + z * zone, now).status, FTL_OK);
+    if (z + 2 < nr) {
+      ASSERT_EQ(m.zone_reset(base + (z + 2) * zone, now).status, FTL_OK);
+    }
+    fill_pair(z, z + 2 < nr ? z + 2 : z);
+  }
+  EXPECT_EQ(failed, 0u) << l << ": refill: " << first_failure;
+  EXPECT_EQ(m.check(), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, ZoneLayout,
+    ::testing::Values(Layout{"16 dies, 256 MiB, 16 MiB zones", 8, 2, 256, 64, 16, 16},
+                      Layout{"8 dies, 256 MiB, 8 MiB zones", 4, 2, 256, 64, 8, 8},
+                      Layout{"8 dies, 256 MiB, 4 MiB zones", 4, 2, 256, 64, 4, 8},
+                      Layout{"8 dies, 256 MiB, 1 MiB zones", 4, 2, 256, 64, 1, 8},
+                      Layout{"8 dies, 4 GiB, 1 GiB of 4 MiB zones", 4, 2, 4096, 3072, 4, 8},
+                      Layout{"8 dies, 4 GiB, zones over 3 dies", 4, 2, 4096, 64, 16, 3}),
+    [](const ::testing::TestParamInfo<Layout>& i) { return "layout" + std::to_string(i.index); });
+
+// Zones whose flash and the conventional space's need more than the
+// drive has are refused when they are added, with the reason: here 2048
+// zones of one 4 KiB unit each take a program unit of 16 KiB apiece,
+// leaving the conventional half too little. Disabled until the model
+// counts the flash its zones take (see above).
+TEST(ZoneModel, DISABLED_ZonesTheFlashCannotHoldBesideTheConventionalSpaceAreRefused) {
+  Model m(small_config());
+  const uint64_t half = m.capacity_bytes() / 2;
+  try {
+    m.add_zones(half, 8 * 1024, K4, static_cast<uint32_t>(half / (8 * 1024)), 1);
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("conventional")) << e.what();
+  }
+}
+
+// A zoned write that the model refuses part-way (here the unit it reaches
+// on the zone's second die lies below what that die already holds) must
+// leave the zone as it was: nothing of it placed.
+TEST(ZoneModel, AZonedWriteThatFailsPlacesNothing) {
+  Zoned z(2);
+  const auto& g = z.m.geometry();
+  const uint64_t gran = g.gran_units * K4;
+  // the second die's first granule, ahead of the first die's
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0) + gran, gran), 0);
+  Completion r = z.m.submit(cmd(FTL_OP_WRITE, z.zone_off(0), 2 * gran), now);
+  EXPECT_EQ(r.status, FTL_ERR_INVALID);
+  for (uint64_t o = 0; o < gran; o += K4)
+    EXPECT_EQ(z.m.die_of(z.zone_off(0) + o), -1) << "offset " << o << " placed";
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).host_write_units, gran / K4);
+  EXPECT_EQ(z.m.check(), "");
+}
+
+// 512-byte LBAs: the unit at the write pointer, its first half written,
+// is deallocated whole; the write of its second half at the pointer must
+// still go in, into the unit's slot, and the zone go on from there.
+TEST(ZoneModel, ADeallocatedUnitAtTheWritePointerTakesTheRestOfItsSectors) {
+  Zoned z(1);
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), 2048), 0);
+  now = ok(z.m, cmd(FTL_OP_TRIM, z.zone_off(0), K4), now);
+  EXPECT_EQ(z.m.die_of(z.zone_off(0)), -1) << "deallocated";
+  now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0) + 2048, 2048), now);
+  EXPECT_NE(z.m.die_of(z.zone_off(0)), -1);
+  now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0) + K4, 3 * K4), now);
+  ftl_zone_stats zs = z.m.zone_stats(z.zone_off(0));
+  EXPECT_EQ(zs.nand_write_units, 4u) << "one program unit, whole";
+  EXPECT_EQ(zs.pad_units, 0u);
+  EXPECT_EQ(z.m.check(), "");
 }
 
 }  // namespace
