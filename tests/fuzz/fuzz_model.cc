@@ -727,6 +727,9 @@ std::unique_ptr<Drive> make_drive(Input& in) {
   nvmev_dev* dev = static_cast<nvmev_dev*>(std::calloc(1, sizeof(nvmev_dev)));
   d->dev = dev;
   dev->cfg = cfg;
+  // enabled as Linux enables a drive with zoned namespaces: CC.CSS 110b,
+  // every I/O command set CAP.CSS names (000b refuses zone commands)
+  dev->ctrl.cc = 0x6u << 4 | 1u;
   dev->zeroes = std::calloc(1, kXfer);
   d->host = static_cast<u8*>(std::aligned_alloc(kPage, kHostBytes));
   kshim_ram_start = host_addr(*d, 0);
