@@ -126,10 +126,10 @@ test_zeroout_large() {
 	done
 }
 
-# bg_fio_start: QD1 4 KiB random reads over the whole namespace until
+# bg_fio_start [CPUS]: QD1 4 KiB random reads over the whole namespace until
 # bg_fio_stop, results (terse v3) in /tmp/data.fio
 bg_fio_start() {
-	fio --name=bg --filename=/dev/nvme0n1 --rw=randread --bs=4k --ioengine=psync \
+	fio --name=bg --filename=/dev/nvme0n1 --rw=randread --bs=4k --ioengine=psync ${1:+--cpus_allowed=$1} \
 		--direct=1 --time_based --runtime=600 --eta=never --output-format=terse --terse-version=3 \
 		--output=/tmp/data.fio &
 	bg_fio=$!
@@ -145,7 +145,7 @@ bg_fio_stop() {
 }
 
 # dsm_whole N: one Dataset Management command, N ranges each the whole
-# namespace (512-byte LBAs)
+# namespace (512-byte LBAs), from a CPU of DSM_CPUS (a taskset list) if set
 dsm_whole() {
 	nlb=$(cat /sys/block/nvme0n1/size)
 	s=0
@@ -156,15 +156,17 @@ dsm_whole() {
 		b=$b,$nlb
 		i=$((i + 1))
 	done
-	nvme dsm /dev/nvme0n1 --namespace-id=1 --ad --slbs=$s --blocks="$b"
+	${DSM_CPUS:+taskset -c "$DSM_CPUS"} nvme dsm /dev/nvme0n1 --namespace-id=1 --ad \
+		--slbs=$s --blocks="$b"
 }
 
-# dsm_start N RANGES: N dsm_whole RANGES at once, in the background
+# dsm_start N RANGES [CPUS]: N dsm_whole RANGES at once, in the
+# background (on CPUS, a taskset list, if given)
 dsm_start() {
 	dsm_pids=
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		dsm_whole "$2" >/tmp/data.dsm.$i 2>&1 &
+		DSM_CPUS=${3:-} dsm_whole "$2" >/tmp/data.dsm.$i 2>&1 &
 		dsm_pids="$dsm_pids $!"
 		i=$((i + 1))
 	done
@@ -227,8 +229,11 @@ test_discard_reset() {
 	check "insmod" load_nvmev lba_bytes=512 || return 1
 	from=$(wc -l </tmp/kernel.log)
 	check "write 64 MiB" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
-	bg_fio_start
-	dsm_start "${DSM_RESET_MANY:-24}" 256
+	# the reader alone on CPU 0, so its commands go to an SQ of their own
+	# (the nvme driver maps a queue to each CPU): an SQ with a DSM that
+	# waits for a held-trim slot waits with it, the others must not
+	bg_fio_start 0
+	dsm_start "${DSM_RESET_MANY:-24}" 256 1-2
 	sleep 3
 	c0=$(uptime_cs)
 	check "reset" sh -c "echo 1 >/sys/class/nvme/nvme0/reset_controller"
