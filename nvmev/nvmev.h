@@ -16,8 +16,9 @@
  *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
  *   nvmev_io.c      NVM command set and data movement
- *   nvmev_zns.c     zone states and limits (portable, fuzzed in userspace)
- *   nvmev_zoned.c   Zoned Namespace command set
+ *   nvmev_zone_state.c  zone states and limits (portable, fuzzed in userspace)
+ *   nvmev_zoned.c   Zoned Namespace command set: its rows' handlers, in the
+ *                   kernel (data, the flash model, zones' rules)
  *   nvmev_store.c   the namespace's bytes: memmap= range or kernel pages
  *   nvmev_debugfs.c geometry and statistics
  * The flash model (ftl/) only decides *when* an I/O completes.
@@ -40,7 +41,7 @@
 #include "nvmev_cmd.h"
 #include "nvmev_ctrl.h"
 #include "nvmev_hint.h"
-#include "nvmev_zns.h"
+#include "nvmev_zone_state.h"
 
 #define NVMEV_BAR_SIZE		SZ_16K	/* registers, doorbells, MSI-X */
 #define NVMEV_MSIX_OFFSET	0x2000	/* table in BAR0 */
@@ -319,19 +320,15 @@ void nvmev_errlog_read(const struct nvmev_dev *dev, void *page);
 int nvmev_zoned_create(struct nvmev_dev *dev, u32 nsid,
 		       const struct nvmev_ns_conf *conf);
 void nvmev_zoned_destroy(struct nvmev_dev *dev);
-/*
- * A Read, Write or Write Zeroes of a zoned namespace: may it go ahead
- * (*@lba: where it writes), and, written, its zone's pointer moves.
- */
-u16 nvmev_zoned_check(struct nvmev_dev *dev, const struct nvmev_io_req *req,
-		      u64 *lba);
-void nvmev_zoned_commit(struct nvmev_dev *dev, const struct nvmev_io_req *req,
-			u64 lba);
 
 /* nvmev_io.c */
 /* a Read's or Write's data moved and timed (*@due), counted */
 u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 		  bool write, u64 *due);
+/* a Write Zeroes timed in the model, then carried out (NVMEV_SC_HELD) */
+void nvmev_io_zeroes_begin(struct nvmev_dev *dev, u16 sqid,
+			   const struct nvmev_io_req *req, struct nvmev_trim *t);
+u16 nvmev_io_zeroes_run(struct nvmev_dev *dev, struct nvmev_trim *t);
 int nvmev_io_init(struct nvmev_dev *dev);
 void nvmev_io_exit(struct nvmev_dev *dev);
 /* may @sqe be fetched now (no held slot for a long deallocation: not yet) */

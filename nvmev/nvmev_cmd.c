@@ -123,7 +123,7 @@ static u16 nvmev_parse_dsm(const struct nvmev_ns_view *ns,
 	return NVME_SC_SUCCESS;
 }
 
-/* ---- zoned namespaces: what fields alone say (states: nvmev_zns.c) ---- */
+/* ---- zoned namespaces: what fields alone say (states: nvmev_zone_state.c) */
 
 static bool nvmev_zone_start_ok(const struct nvmev_ns *ns, u64 slba)
 {
@@ -210,23 +210,33 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
 #endif
 
 /*
- * The I/O commands the controller has: the command sets whose namespaces
- * take them (a zoned namespace takes the NVM commands too), the checks of
- * their fields, their execution and their Command Effects log entry.
- * nvmev_io_parse(), nvmev_io_execute() and the log take them from here
- * only.
+ * The I/O commands the controller has, a row per command and the command
+ * sets whose namespaces take it that way: the checks of its fields, its
+ * execution and its Command Effects log entry. A zoned namespace takes the
+ * NVM commands too, Read, Write and Write Zeroes with its zones' rules
+ * (nvmev_zoned.c): rows of their own, so that nvmev_io.c knows nothing of
+ * zones. nvmev_io_parse(), nvmev_io_execute() and the log take them from
+ * here only.
  */
 static const struct nvmev_io_cmd io_cmds[] = {
 	{ nvme_cmd_flush, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush,
 	  IO_EXEC(nvmev_io_flush) },
-	{ nvme_cmd_write, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
+	{ nvme_cmd_write, NVMEV_SET_NVM, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
 	  IO_EXEC(nvmev_io_rw) },
-	{ nvme_cmd_read, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
+	{ nvme_cmd_read, NVMEV_SET_NVM, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
 	  IO_EXEC(nvmev_io_rw) },
-	{ nvme_cmd_write_zeroes, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE,
+	{ nvme_cmd_write_zeroes, NVMEV_SET_NVM, NVMEV_EFFECTS_LBA_WRITE,
 	  nvmev_parse_write_zeroes, IO_EXEC(nvmev_io_write_zeroes), .held = true },
 	{ nvme_cmd_dsm, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm,
 	  IO_EXEC(nvmev_io_dsm), .held = true },
+	/* the Zoned Namespace Command Set */
+	{ nvme_cmd_write, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
+	  IO_EXEC(nvmev_zoned_rw) },
+	{ nvme_cmd_read, NVMEV_SET_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
+	  IO_EXEC(nvmev_zoned_rw) },
+	{ nvme_cmd_write_zeroes, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
+	  nvmev_parse_write_zeroes, IO_EXEC(nvmev_zoned_write_zeroes),
+	  .held = true },
 	{ nvme_cmd_zone_mgmt_send, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
 	  nvmev_parse_zone_send, IO_EXEC(nvmev_zone_mgmt_send) },
 	{ nvme_cmd_zone_mgmt_recv, NVMEV_SET_ZNS, NVME_CMD_EFFECTS_CSUPP,
@@ -235,28 +245,32 @@ static const struct nvmev_io_cmd io_cmds[] = {
 	  nvmev_parse_zone_append, IO_EXEC(nvmev_zone_append) },
 };
 
-static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode)
+/* @opcode as a namespace of command set @csi takes it, or NULL */
+static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode, u8 csi)
 {
 	u32 i;
 
 	for (i = 0; i < ARRAY_SIZE(io_cmds); i++)
-		if (io_cmds[i].opcode == opcode)
+		if (io_cmds[i].opcode == opcode && csi < 8 &&
+		    (io_cmds[i].sets & (1u << csi)))
 			return &io_cmds[i];
 	return NULL;
 }
 
 bool nvmev_io_may_hold(const struct nvmev_sqe *sqe)
 {
-	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(nvmev_dw(sqe, 0) & 0xff);
+	/* held in every command set that has it, or in none */
+	const struct nvmev_io_cmd *cmd =
+		nvmev_find_io_cmd(nvmev_dw(sqe, 0) & 0xff, NVME_CSI_NVM);
 
 	return cmd && cmd->held;
 }
 
 u32 nvmev_io_effects(u8 opcode, u8 csi)
 {
-	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(opcode);
+	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(opcode, csi);
 
-	return cmd && csi < 8 && (cmd->sets & (1u << csi)) ? cmd->effects : 0;
+	return cmd ? cmd->effects : 0;
 }
 
 u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
@@ -275,11 +289,12 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 	if (!req->ns &&
 	    !(req->opcode == nvme_cmd_flush && req->nsid == NVME_NSID_ALL))
 		return DNR(NVME_SC_INVALID_NS);
-	req->cmd = nvmev_find_io_cmd(req->opcode);
+	/* Flush of every namespace: the NVM command set's */
+	req->cmd = nvmev_find_io_cmd(req->opcode,
+				     req->ns ? req->ns->csi : NVME_CSI_NVM);
 	/* a command of another command set than the namespace's, or CC's */
 	if (!req->cmd ||
-	    (req->ns && !(req->cmd->sets & (1u << req->ns->csi))) ||
-	    (ns->nvm_only && !(req->cmd->sets & NVMEV_SET_NVM)))
+	    (ns->nvm_only && !nvmev_find_io_cmd(req->opcode, NVME_CSI_NVM)))
 		return DNR(NVME_SC_INVALID_OPCODE);
 	return req->cmd->parse(ns, sqe, req);
 }

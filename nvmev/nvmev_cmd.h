@@ -221,7 +221,11 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 			  const struct nvmev_io_req *req, u64 *due);
 u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
 		 const struct nvmev_io_req *req, u64 *due);
-/* nvmev_zoned.c: the Zoned Namespace commands' handlers */
+/* nvmev_zoned.c: the Zoned Namespace command set's handlers */
+u16 nvmev_zoned_rw(struct nvmev_dev *dev, u16 sqid,
+		   const struct nvmev_io_req *req, u64 *due);
+u16 nvmev_zoned_write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			     const struct nvmev_io_req *req, u64 *due);
 u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
 		      const struct nvmev_io_req *req, u64 *due);
 u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,

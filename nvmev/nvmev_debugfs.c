@@ -150,8 +150,8 @@ DEFINE_SHOW_ATTRIBUTE(nvmev_namespaces);
 
 /*
  * A row per zone of the zoned namespaces: its state and write pointer
- * (the ZNS state of nvmev_zns.h), where it lies on the flash and what
- * the flash did for it (ftl_zone_stats).
+ * (the ZNS state of nvmev_zone_state.h), where it lies on the flash and
+ * what the flash did for it (ftl_zone_stats).
  */
 static int nvmev_zones_show(struct seq_file *m, void *v)
 {

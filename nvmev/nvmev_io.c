@@ -229,23 +229,11 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 	return nvmev_model_cmd(dev, &req->model, due);
 }
 
-/* a zoned namespace's Read or Write keeps its zones' rules */
+/* a Read or Write of an NVM namespace (a zoned one's: nvmev_zoned.c) */
 u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
 		const struct nvmev_io_req *req, u64 *due)
 {
-	bool zoned = req->ns->csi == NVME_CSI_ZNS;
-	u64 lba = 0;
-	u16 status;
-
-	if (zoned) {
-		status = nvmev_zoned_check(dev, req, &lba);
-		if (status)
-			return status;
-	}
-	status = nvmev_io_data(dev, req, req->opcode == nvme_cmd_write, due);
-	if (!status && zoned)
-		nvmev_zoned_commit(dev, req, lba);
-	return status;
+	return nvmev_io_data(dev, req, req->opcode == nvme_cmd_write, due);
 }
 
 /* ---- deallocation, in slices ---- */
@@ -341,11 +329,14 @@ bool nvmev_io_ready(struct nvmev_dev *dev, const struct nvmev_sqe *sqe)
 	return dev->nr_trims < NVMEV_HELD_TRIMS || !nvmev_io_may_hold(sqe);
 }
 
-/* the data is deallocated (it reads as zeroes), in slices if it is long */
-u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			  const struct nvmev_io_req *req, u64 *due)
+/*
+ * A Write Zeroes timed in the model: *@t its deallocation, nothing of it
+ * if the model failed it (t->status). nvmev_io_zeroes_run() carries it out.
+ */
+void nvmev_io_zeroes_begin(struct nvmev_dev *dev, u16 sqid,
+			   const struct nvmev_io_req *req, struct nvmev_trim *t)
 {
-	struct nvmev_trim t = {
+	*t = (struct nvmev_trim) {
 		.sqid = sqid,
 		.cid = req->cid,
 		.nsid = req->nsid,
@@ -353,23 +344,26 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 		.off = req->model.off,
 		.end = req->model.off + req->model.len,
 	};
-	bool zoned = req->ns->csi == NVME_CSI_ZNS;
-	u64 lba = 0;
-	u16 status;
+	t->status = nvmev_model_cmd(dev, &req->model, &t->due_ns);
+	if (t->status)
+		t->end = t->off;
+}
 
-	/* zoned: a write of zeroes at the write pointer */
-	if (zoned) {
-		status = nvmev_zoned_check(dev, req, &lba);
-		if (status)
-			return status;
-	}
-	t.status = nvmev_model_cmd(dev, &req->model, &t.due_ns);
-	if (t.status)
-		t.end = t.off;
-	else if (zoned)
-		nvmev_zoned_commit(dev, req, lba);
-	nvmev_trim_run(dev, &t);
+/* ... deallocated (it reads as zeroes), in slices if it is long */
+u16 nvmev_io_zeroes_run(struct nvmev_dev *dev, struct nvmev_trim *t)
+{
+	nvmev_trim_run(dev, t);
 	return NVMEV_SC_HELD;
+}
+
+/* the data of an NVM namespace deallocated (a zoned one's: nvmev_zoned.c) */
+u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			  const struct nvmev_io_req *req, u64 *due)
+{
+	struct nvmev_trim t;
+
+	nvmev_io_zeroes_begin(dev, sqid, req, &t);
+	return nvmev_io_zeroes_run(dev, &t);
 }
 
 /* Fetch and check the ranges, time them in the model, then deallocate. */

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Zoned Namespace command set (NVMe ZNS 1.1) of a zoned namespace:
- * Zone Append, Zone Management Send and Receive, and the zone rules of
- * Read, Write and Write Zeroes. The zones' states and limits are
- * nvmev_zns.c's; this file moves the data and asks the flash model for
- * the time, as nvmev_io.c does. The namespace's slice of the drive's
- * flash is a zoned region of the model (ftl/ftl_zone.c): each zone writes
- * onto erase blocks of its own over zone_width dies, a reset erases
- * them, a finish programs what the zone still buffers.
+ * The Zoned Namespace command set (NVMe ZNS 1.1), the kernel side: the
+ * handlers of the I/O command table's zoned rows (nvmev_cmd.c), Read,
+ * Write and Write Zeroes of a zoned namespace with its zones' rules, Zone
+ * Append, Zone Management Send and Receive, and the zones made with the
+ * drive. The zones' states and limits are the portable state machine's
+ * (nvmev_zone_state.c, which calls nothing here); this file moves the
+ * data through nvmev_io.c's helpers, asks the flash model (ftl/ftl_zone.c)
+ * for the time and for the zone's flash, and lets the store's pages of a
+ * reset zone go.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,8 +32,9 @@ static u64 nvmev_nlb(const struct nvmev_io_req *req)
 	return req->model.len >> req->ns->lba_shift;
 }
 
-u16 nvmev_zoned_check(struct nvmev_dev *dev, const struct nvmev_io_req *req,
-		      u64 *lba)
+/* may a Read, Write or append go ahead (*@lba: where it writes) */
+static u16 nvmev_zoned_check(struct nvmev_dev *dev,
+			     const struct nvmev_io_req *req, u64 *lba)
 {
 	struct nvmev_zns *z = dev->zns[req->nsid - 1];
 
@@ -42,12 +44,46 @@ u16 nvmev_zoned_check(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 				     req->opcode == nvme_cmd_zone_append, lba);
 }
 
-void nvmev_zoned_commit(struct nvmev_dev *dev, const struct nvmev_io_req *req,
-			u64 lba)
+/* ... and, written, its zone's write pointer moves */
+static void nvmev_zoned_commit(struct nvmev_dev *dev,
+			       const struct nvmev_io_req *req, u64 lba)
 {
 	if (req->opcode != nvme_cmd_read)
 		nvmev_zns_write_commit(dev->zns[req->nsid - 1], lba,
 				       nvmev_nlb(req));
+}
+
+/* a Read or Write of a zoned namespace keeps its zones' rules */
+u16 nvmev_zoned_rw(struct nvmev_dev *dev, u16 sqid,
+		   const struct nvmev_io_req *req, u64 *due)
+{
+	u64 lba = 0;
+	u16 status;
+
+	status = nvmev_zoned_check(dev, req, &lba);
+	if (status)
+		return status;
+	status = nvmev_io_data(dev, req, req->opcode == nvme_cmd_write, due);
+	if (!status)
+		nvmev_zoned_commit(dev, req, lba);
+	return status;
+}
+
+/* a Write Zeroes of a zoned namespace: a write of zeroes at the pointer */
+u16 nvmev_zoned_write_zeroes(struct nvmev_dev *dev, u16 sqid,
+			     const struct nvmev_io_req *req, u64 *due)
+{
+	struct nvmev_trim t;
+	u64 lba = 0;
+	u16 status;
+
+	status = nvmev_zoned_check(dev, req, &lba);
+	if (status)
+		return status;
+	nvmev_io_zeroes_begin(dev, sqid, req, &t);
+	if (!t.status)
+		nvmev_zoned_commit(dev, req, lba);
+	return nvmev_io_zeroes_run(dev, &t);
 }
 
 /*

@@ -16,7 +16,7 @@
 //  - the flash model's command entry (ftl_submit) with arbitrary op,
 //    offset, length and hint fields on a small drive: only defined
 //    statuses, and the mapping tables stay consistent;
-//  - the zone state machine (nvmev/nvmev_zns.c) under any sequence of
+//  - the zone state machine (nvmev/nvmev_zone_state.c) under any sequence of
 //    writes, appends, zone actions and reports with any limits: only the
 //    spec's statuses, a refused command changes nothing, the open and
 //    active counts are the zones' and within the limits, write pointers
@@ -34,7 +34,7 @@ extern "C" {
 #include "nvmev_cmd.h"
 #include "nvmev_hint.h"
 #include "nvmev_prp.h"
-#include "nvmev_zns.h"
+#include "nvmev_zone_state.h"
 }
 #include "fuzz_input.h"
 #include "model.h"

@@ -5,8 +5,8 @@
 // or without a cap -- then a sequence of NVM and zoned commands and
 // controller resets. Every command goes through the module's own code, as
 // nvmev.ko runs it: nvmev_io_execute() (nvmev_io.c) parses it
-// (nvmev_cmd.c), keeps the zones' rules (nvmev_zoned.c, nvmev_zns.c),
-// moves the data between fake host memory (nvmev_host.c, nvmev_prp.c)
+// (nvmev_cmd.c), keeps the zones' rules (nvmev_zoned.c,
+// nvmev_zone_state.c), moves the data between fake host memory (nvmev_host.c, nvmev_prp.c)
 // and the store (nvmev_store.c), and asks the flash model (ftl/). Only
 // kernel calls are stand-ins (kshim/); this file is the host.
 //
@@ -14,8 +14,8 @@
 // write pointer are compared with a reference model: a content tag per
 // LBA (0: reads as zeroes) and the zone state tables of the NVMe Zoned
 // Namespace Command Set 1.1, written here from the spec, not from
-// nvmev_zns.c. The checks, each a name FUZZ_MODEL_ALLOW may list to let it
-// pass (to measure another behind it):
+// nvmev_zone_state.c. The checks, each a name FUZZ_MODEL_ALLOW may list to
+// let it pass (to measure another behind it):
 //   limits        the Identify limits (WZSL, MDTS = ZASL) let a command
 //                 name more LBAs than its 16-bit NLB holds on some
 //                 namespace (checked once per layout)

@@ -1,4 +1,4 @@
-// The zone state machine (nvmev/nvmev_zns.c, the file nvmev.ko builds):
+// The zone state machine (nvmev/nvmev_zone_state.c, the file nvmev.ko builds):
 // the transitions and statuses of the NVMe Zoned Namespace Command Set
 // 1.1 on chosen sequences, each against what the specification says.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 extern "C" {
-#include "nvmev_zns.h"
+#include "nvmev_zone_state.h"
 }
 
 namespace {

@@ -11,8 +11,8 @@
  * byte and commits it after: a write whose data could not be moved
  * leaves the zone as it was.
  */
-#ifndef NVMEV_ZNS_H
-#define NVMEV_ZNS_H
+#ifndef NVMEV_ZONE_STATE_H
+#define NVMEV_ZONE_STATE_H
 
 #include "ftl_compat.h"
 #include "nvmev_spec.h"
@@ -96,4 +96,4 @@ u16 nvmev_zns_manage(struct nvmev_zns *z, u8 zsa, u64 slba, bool all,
 void nvmev_zns_report(const struct nvmev_zns *z, u64 slba, u8 filter,
 		      bool partial, u8 *buf, u64 len);
 
-#endif /* NVMEV_ZNS_H */
+#endif /* NVMEV_ZONE_STATE_H */

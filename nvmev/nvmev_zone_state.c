@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Zone states and limits of a zoned namespace (NVMe Zoned Namespace
- * Command Set 1.1, "Zone State Machine"), portable: see nvmev_zns.h.
+ * Command Set 1.1, "Zone State Machine"), portable: see nvmev_zone_state.h.
  *
  * Resources: a zone is active while implicitly or explicitly opened or
  * closed, open while opened; a write to an empty or closed zone opens it
  * implicitly, which at the open limit first closes an implicitly opened
  * zone (an explicitly opened one stays open until the host closes it).
  */
-#include "nvmev_zns.h"
+#include "nvmev_zone_state.h"
 
 #define DNR(sc)	((u16)((sc) | NVME_STATUS_DNR))
 
