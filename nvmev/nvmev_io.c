@@ -185,6 +185,34 @@ u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
 	return nvmev_model_cmd(dev, &req->model, due);
 }
 
+/*
+ * A Write: the PRPs walked and a page for every unit taken before the
+ * model places it, and the data copied only once it has: a write that
+ * fails at any step leaves the blocks' old data, and the store's pages,
+ * as they were (a list that breaks off part-way, no page, no flash).
+ */
+static u16 nvmev_write_data(struct nvmev_dev *dev,
+			    const struct nvmev_io_req *req, u64 *due)
+{
+	u64 off = req->model.off, len = req->model.len;
+	u16 status;
+
+	status = nvmev_prp_check_host(dev, req->prp1, req->prp2, len, false);
+	if (!status)
+		status = nvmev_store_prepare(dev, off, len);
+	if (status)
+		return status;
+	/* while the model still says which units hold nothing */
+	nvmev_zero_unwritten_edges(dev, off, len);
+	status = nvmev_model_cmd(dev, &req->model, due);
+	if (!status)
+		status = nvmev_prp_copy_store(dev, req->prp1, req->prp2, off,
+					      len, false);
+	if (status)
+		nvmev_store_unprepare(dev, off, off + len);
+	return status;
+}
+
 /* A Read's or Write's data moved and timed, counted for its namespace. */
 u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 		  bool write, u64 *due)
@@ -193,28 +221,12 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 	u64 sectors = req->model.len >> 9;
 	u16 status;
 
-	if (write) {
-		/*
-		 * PRPs first: a write whose list breaks off part-way must not
-		 * have overwritten the front of what the blocks held.
-		 */
-		status = nvmev_prp_check_host(dev, req->prp1, req->prp2,
-					      req->model.len, false);
-		if (!status)
-			status = nvmev_store_prepare(dev, req->model.off,
-						     req->model.len);
-		if (status)
-			return status;
-		nvmev_zero_unwritten_edges(dev, req->model.off, req->model.len);
-		status = nvmev_prp_copy_store(dev, req->prp1, req->prp2,
-					      req->model.off, req->model.len,
-					      false);
-		if (status)
-			nvmev_store_unprepare(dev, req->model.off,
-					      req->model.off + req->model.len);
-	} else {
+	if (write)
+		status = nvmev_write_data(dev, req, due);
+	else
 		status = nvmev_read_data(dev, req);
-	}
+	if (!status && !write)
+		status = nvmev_model_cmd(dev, &req->model, due);
 	if (status)
 		return status;
 	if (write) {
@@ -226,7 +238,7 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 	}
 	if (req->hint_bits_ignored)
 		dev->stats.hint_bits_disabled++;
-	return nvmev_model_cmd(dev, &req->model, due);
+	return NVME_SC_SUCCESS;
 }
 
 /* a Read or Write of an NVM namespace (a zoned one's: nvmev_zoned.c) */
