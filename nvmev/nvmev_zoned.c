@@ -6,8 +6,10 @@
  * nvmev_zns.c's; this file moves the data and asks the flash model for
  * the time, as nvmev_io.c does. The namespace's slice of the drive's
  * flash is a zoned region of the model (ftl/ftl_zone.c): each zone writes
- * onto erase blocks of its own over zone_width dies, a reset erases
- * them, a finish programs what the zone still buffers.
+ * over zone_width dies, onto erase blocks of its own as far as its share
+ * of a die fills them whole and the rest into the die's shared blocks; a
+ * reset erases and frees them, a finish programs what the zone still
+ * buffers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
