@@ -245,6 +245,11 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 		   u64 *done);
 void ftl_zoned_free(struct ftl *ftl);
 int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen);
+/*
+ * Units of conventional data @die may still take, so that with every
+ * zone full it keeps the GC headroom (0 once it holds its part).
+ */
+u64 ftl_conv_room(const struct ftl *ftl, u32 die);
 
 /* ftl_placement.c: the policy seam */
 enum ftl_place_mode {

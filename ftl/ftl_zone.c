@@ -21,7 +21,8 @@
  * does, and GC moves them inside the die like conventional data. A reset
  * deallocates them. So a full zone takes on each die the flash its share
  * holds, no more, and the layout's check (ftl_zoned_fits()) only has to
- * see that each die holds its zones' shares beside GC's headroom.
+ * see that each die holds its zones' shares beside GC's headroom; the
+ * conventional space takes what its dies have left (ftl_conv_room()).
  *
  * A partly filled program unit of an open zone stays in the write buffer
  * until the zone's writes complete it, a finish programs it padded, or a
@@ -55,6 +56,16 @@ static u64 ftl_die_data_units(const struct ftl *ftl)
 	const struct ftl_geometry *g = &ftl->geo;
 
 	return (u64)(g->blocks_per_die - g->gc_fg - 2) * g->units_per_block;
+}
+
+u64 ftl_conv_room(const struct ftl *ftl, u32 die)
+{
+	const struct ftl_die *d = &ftl->dies[die];
+	u64 used = d->valid_units - d->zone_valid + d->zone_claim;
+	u64 data = ftl_die_data_units(ftl);
+
+	/* one more: an overwrite places its unit before the old one goes */
+	return used > data ? 0 : data - used + 1;
 }
 
 /* The first zoned region that units @first..@first+@n-1 touch, if any. */

@@ -10,6 +10,10 @@
 
 #include "helpers.h"
 
+extern "C" {
+#include "ftl_internal.h"
+}
+
 namespace nvmev::test {
 namespace {
 
@@ -424,6 +428,36 @@ TEST(ZoneModel, ZonesADieCannotHoldAreRefused) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("die 0")) << e.what();
   }
   EXPECT_EQ(m.check(), "");
+}
+
+// A conventional write the dies' conventional part has no room for fails
+// before a unit of it is placed. An accepted layout never gets there, so
+// the dies' share of the zones is raised by hand to leave one unit of
+// room on each of the 4 dies.
+TEST(ZoneModel, AConventionalWriteWithoutRoomPlacesNothing) {
+  Zoned z(2);
+  const auto& g = z.m.geometry();
+  const uint64_t data = uint64_t(g.blocks_per_die - g.gc_fg - 2) * g.units_per_block;
+  ftl* f = z.m.raw();
+  for (uint32_t d = 0; d < g.dies; d++) f->dies[d].zone_claim = data;
+  Completion r = z.m.submit(cmd(FTL_OP_WRITE, 0, 5 * K4), 0);
+  EXPECT_EQ(r.status, FTL_ERR_NO_SPACE);
+  for (uint64_t u = 0; u < 5; u++) EXPECT_EQ(z.m.die_of(u * K4), -1) << "unit " << u << " placed";
+  EXPECT_EQ(z.m.stats().host_write_units, 0u);
+  // four fit, one a die
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, 0, 4 * K4), r.done_ns);
+  std::set<int> dies;
+  for (uint64_t u = 0; u < 4; u++) dies.insert(z.m.die_of(u * K4));
+  EXPECT_EQ(dies.size(), 4u);
+  // and then not even an overwrite, which leaves the old copy where it was
+  ftl_location before, after;
+  ASSERT_EQ(ftl_locate(f, 0, &before), 0);
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, 0, K4), now).status, FTL_ERR_NO_SPACE);
+  ASSERT_EQ(ftl_locate(f, 0, &after), 0);
+  EXPECT_EQ(after.die, before.die);
+  EXPECT_EQ(after.block, before.block);
+  EXPECT_EQ(after.offset, before.offset);
+  EXPECT_EQ(z.m.check(), "");
 }
 
 // A zoned write that the model refuses part-way (here the unit it reaches
