@@ -198,6 +198,16 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
 #else
 #define EXEC(fn)	.exec = NULL
 #endif
+/*
+ * The NVM and zoned handlers (nvmev_io.c, nvmev_zoned.c) also build in
+ * userspace for tests/fuzz/fuzz_model.cc, which defines NVMEV_IO_EXEC to
+ * run commands through them; the admin handlers stay the module's.
+ */
+#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
+#define IO_EXEC(fn)	.exec = (fn)
+#else
+#define IO_EXEC(fn)	.exec = NULL
+#endif
 
 /*
  * The I/O commands the controller has: the command sets whose namespaces
@@ -208,21 +218,21 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
  */
 static const struct nvmev_io_cmd io_cmds[] = {
 	{ nvme_cmd_flush, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_flush,
-	  EXEC(nvmev_io_flush) },
+	  IO_EXEC(nvmev_io_flush) },
 	{ nvme_cmd_write, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_rw,
-	  EXEC(nvmev_io_rw) },
+	  IO_EXEC(nvmev_io_rw) },
 	{ nvme_cmd_read, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP, nvmev_parse_rw,
-	  EXEC(nvmev_io_rw) },
+	  IO_EXEC(nvmev_io_rw) },
 	{ nvme_cmd_write_zeroes, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE,
-	  nvmev_parse_write_zeroes, EXEC(nvmev_io_write_zeroes) },
+	  nvmev_parse_write_zeroes, IO_EXEC(nvmev_io_write_zeroes) },
 	{ nvme_cmd_dsm, NVM_ZNS, NVMEV_EFFECTS_LBA_WRITE, nvmev_parse_dsm,
-	  EXEC(nvmev_io_dsm) },
+	  IO_EXEC(nvmev_io_dsm) },
 	{ nvme_cmd_zone_mgmt_send, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
-	  nvmev_parse_zone_send, EXEC(nvmev_zone_mgmt_send) },
+	  nvmev_parse_zone_send, IO_EXEC(nvmev_zone_mgmt_send) },
 	{ nvme_cmd_zone_mgmt_recv, NVMEV_SET_ZNS, NVME_CMD_EFFECTS_CSUPP,
-	  nvmev_parse_zone_recv, EXEC(nvmev_zone_mgmt_recv) },
+	  nvmev_parse_zone_recv, IO_EXEC(nvmev_zone_mgmt_recv) },
 	{ nvme_cmd_zone_append, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
-	  nvmev_parse_zone_append, EXEC(nvmev_zone_append) },
+	  nvmev_parse_zone_append, IO_EXEC(nvmev_zone_append) },
 };
 
 static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode)

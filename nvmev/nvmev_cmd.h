@@ -94,7 +94,7 @@ struct nvmev_dev;
  * the one list that gives its opcode's command sets, field checks,
  * execution and Command Effects log entry. @exec lives in nvmev_io.c
  * (zoned: nvmev_zoned.c) and is NULL in userspace builds, which only
- * parse.
+ * parse -- except fuzz_model's (NVMEV_IO_EXEC), which runs them.
  */
 struct nvmev_io_cmd {
 	u8 opcode;
@@ -203,7 +203,9 @@ u16 nvmev_admin_async_event(struct nvmev_dev *dev,
 			    const struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
 			   const struct nvmev_admin_req *req, u32 *result);
-/* nvmev_io.c: the NVM commands' handlers */
+#endif
+#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
+/* nvmev_io.c: the NVM commands' handlers (also fuzz_model's build) */
 u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
 		   const struct nvmev_io_req *req, u64 *due);
 u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,

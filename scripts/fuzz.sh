@@ -9,6 +9,9 @@
 # fixed.
 #   fuzz_commands  command parsing, PRP walking, hints, the model's entry
 #   fuzz_ctrl      the controller's state machine under a hostile host
+#   fuzz_model     data and zone state against a reference model, through
+#                  the module's data path (FUZZ_MODEL_ALLOW: checks to let
+#                  pass, see tests/fuzz/fuzz_model.cc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}/fuzz
@@ -16,7 +19,7 @@ seconds=${FUZZ_SECONDS:-30}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNVMEV_FUZZ=ON \
 	-DNVMEV_TESTS=OFF -DNVMEV_BENCH=OFF >"$build.log" 2>&1 ||
 	{ tail -30 "$build.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" --target fuzz_commands fuzz_ctrl >>"$build.log" 2>&1 ||
+cmake --build "$build" -j "$(nproc)" --target fuzz_commands fuzz_ctrl fuzz_model >>"$build.log" 2>&1 ||
 	{ tail -30 "$build.log"; exit 1; }
 
 # fuzz TARGET CORPUS_DIR: replay, then fuzz a working copy of the corpus
@@ -48,4 +51,6 @@ fuzz() {
 
 fuzz fuzz_commands tests/fuzz/corpus
 fuzz fuzz_ctrl tests/fuzz/corpus-ctrl
+fuzz fuzz_model tests/fuzz/corpus-model
 DEFECT_SECONDS=${DEFECT_SECONDS:-30} scripts/fuzz-defects.sh
+DEFECT_SECONDS=${DEFECT_SECONDS:-30} FUZZ_TARGET=fuzz_model scripts/fuzz-defects.sh

@@ -1,0 +1,2 @@
+/* fuzz_model: see ../kshim.h */
+#include "../kshim.h"

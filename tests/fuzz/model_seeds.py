@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Writes fuzz_model's seed corpus (tests/fuzz/corpus-model/): a few
+layouts that power on, each with a sequence of commands in the byte
+format fuzz_model.cc reads (its make_drive() and step()). The fuzzer
+mutates from here; the seeds only spare it finding a valid layout."""
+import hashlib
+import os
+import random
+import struct
+import sys
+
+U8 = lambda v: bytes([v & 0xff])
+U32 = lambda v: struct.pack('<Q', v)  # Input::u32() takes 8 bytes
+
+
+def layout(ns, cap=12, chans=1, dpc=1, planes=1, page=0, ppb=1, op=4,
+           wpts=0, wbuf=2, store=0, drain=0):
+    """cap: 4 + cap MiB; ns: (lba 0/1 = 512/4096, zoned, size_mib,
+    zone_mib log2, zone_cap_mib, width, max_open, max_active)."""
+    b = bytes([chans - 1, dpc - 1, planes - 1, page, ppb, cap, op - 3, wpts,
+               wbuf, len(ns) - 1])
+    for n in ns:
+        b += bytes(n)
+    return b + bytes([store, drain])
+
+
+def step(ns, op, *fields):
+    return U8(ns) + U8(op) + b''.join(fields)
+
+
+def at_wp(zone, delta=None):
+    """pick_slba(): a zone's write pointer (+ delta)"""
+    return U8(1 if delta is None else 3) + U8(zone) + (U8(delta) if delta is not None else b'')
+
+
+def lba(v):
+    return U8(0) + U32(v)
+
+
+def nlb_small(n):
+    return U8(0) + U8(n - 1)
+
+
+def nlb_any(n):
+    return U8(1) + U32(n - 1)
+
+
+def write(ns, slba, nlb):
+    return step(ns, 0, slba, nlb)
+
+
+def seeds():
+    out = []
+    # conventional 512 B and zoned 4 KiB: mixed commands
+    L = layout([(0, 0, 6, 0, 0, 0, 0, 0), (1, 1, 0, 1, 0, 0, 2, 3)])
+    s = L
+    s += write(0, lba(5), nlb_small(7)) + write(1, at_wp(0), nlb_any(100))
+    s += step(0, 2, lba(0), nlb_small(8)) + step(1, 8, U8(1), U8(1), nlb_small(3))
+    s += step(1, 6, U8(3 + 16), U8(2)) + step(1, 7, U8(0), U8(3))
+    s += step(0, 4, U8(1), lba(3), U8(1), nlb_any(40), U8(1)) + step(0, 11)
+    out.append(s)
+    # zoned 512 B: a partly written unit at the write pointer deallocated
+    L = layout([(0, 1, 0, 0, 0, 0, 0, 0)])
+    s = L + write(0, at_wp(0), nlb_small(3))
+    s += step(0, 4, U8(0), lba(0), U8(1), nlb_small(8), U8(1))
+    s += write(0, at_wp(0), nlb_small(2)) + step(0, 11)
+    out.append(s)
+    # zones filled and the conventional namespace rewritten
+    # (blocks of 512 KiB over 4 dies: a 1 MiB zone takes 2 MiB of flash)
+    L = layout([(1, 1, 8, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0, 0, 0)], cap=16,
+               chans=2, dpc=2, planes=2, page=2, ppb=2, op=10)
+    s = L
+    for z in range(8):
+        s += step(0, 9, U8(z), U32(2047))
+    s += step(1, 10) + step(1, 10)
+    out.append(s)
+    # limits and resources: open/active limits of 1 and 2, appends
+    L = layout([(1, 1, 0, 0, 0, 0, 1, 2)], store=2 + 4 * 3)
+    s = L
+    for z in range(4):
+        s += step(0, 8, U8(z), U8(1), nlb_small(2))
+    s += step(0, 6, U8(1), U8(0)) + step(0, 6, U8(3), U8(1))
+    s += step(0, 6, U8(4 + 16 * 0), U8(0)) + step(0, 7, U8(0x20), U8(1))
+    out.append(s)
+    # a long deallocation cut by a controller reset
+    L = layout([(1, 0, 0, 0, 0, 0, 0, 0)], drain=1, store=1)
+    s = L + step(0, 10) + step(0, 4, U8(0), lba(0), U8(0), nlb_any(2000),
+                               U8(1)) + step(0, 11)
+    out.append(s)
+    rnd = random.Random(1)
+    for _ in range(6):
+        base = out[rnd.randrange(len(out))]
+        out.append(base + bytes(rnd.randrange(256) for _ in range(200)))
+    return out
+
+
+def main():
+    d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(__file__), 'corpus-model')
+    os.makedirs(d, exist_ok=True)
+    for s in seeds():
+        with open(os.path.join(d, hashlib.sha1(s).hexdigest()), 'wb') as f:
+            f.write(s)
+
+
+if __name__ == '__main__':
+    main()
