@@ -178,7 +178,8 @@ static int ftl_read(struct ftl *ftl, u64 first, u64 n, u64 now, u64 *done)
 /*
  * Preferred die and write point first, then the shared points of its
  * neighbours, so a full die never fails a write that another die can
- * take.
+ * take. With zones, a die whose conventional part is full is passed
+ * over: what is left of it is the zones'.
  */
 static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u32 *w, bool hinted,
 			       u64 t, u32 *ppa, u32 *got_die)
@@ -190,6 +191,8 @@ static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u32 *w, bool hinted,
 
 		if (k)
 			*w = 0;
+		if (ftl->nr_zoned && !ftl_conv_room(ftl, d))
+			continue;
 		if (!ftl_alloc_slot(ftl, d, *w, false, t, ppa)) {
 			if (k)
 				ftl->st.placement_fallbacks++;
@@ -203,9 +206,31 @@ static int ftl_alloc_host_slot(struct ftl *ftl, u32 die, u32 *w, bool hinted,
 }
 
 /*
+ * Whether the conventional part of the dies takes units @first..@first+@n-1:
+ * each new unit takes a unit of room, an overwrite gives back the one it
+ * replaces once it is placed. Only a drive with zones limits that part.
+ */
+static bool ftl_conv_fits(const struct ftl *ftl, u64 first, u64 n)
+{
+	u64 room = 0, need = 0, i;
+	u32 die;
+
+	if (!ftl->nr_zoned)
+		return true;
+	for (i = first; i < first + n; i++)
+		need += ftl->l2p[i] == FTL_NONE;
+	if (need < n)
+		need++;
+	for (die = 0; die < ftl->geo.dies && room < need; die++)
+		room += ftl_conv_room(ftl, die);
+	return room >= need;
+}
+
+/*
  * Writes complete early, once their data is in the write buffer; they
  * wait only when the buffer is full. NAND programs happen as program
- * units fill up and free their buffer space when they finish.
+ * units fill up and free their buffer space when they finish. A write
+ * the conventional space has no room for fails before a unit is placed.
  */
 static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 		     u64 n, u64 now, u64 *done)
@@ -222,6 +247,9 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 	/* from conventional space into a zoned region: no zone's write */
 	if (ftl_zoned_overlap(ftl, first, n))
 		return FTL_ERR_INVALID;
+	*done = t;
+	if (!ftl_conv_fits(ftl, first, n))
+		return FTL_ERR_NO_SPACE;
 	ftl_place_begin(ftl, cmd, first, n, t, &pc);
 	for (i = 0; i < n; i++) {
 		u32 lpn = (u32)(first + i), ppa, die, w;

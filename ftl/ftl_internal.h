@@ -72,6 +72,8 @@ struct ftl_die {
 	u32 free_tail;
 	u32 free_count;
 	u64 valid_units;
+	u64 zone_valid;		/* of them, units of zoned regions */
+	u64 zone_claim;		/* units zones take here once all are full */
 	u64 erases_total;	/* wear, never reset */
 	struct ftl_die_stats st;
 };
@@ -119,14 +121,19 @@ struct ftl_zone_die {
 
 #define FTL_MAX_ZONED	16
 
-/* A zoned region of the logical space: zones that own their blocks. */
+/*
+ * A zoned region of the logical space. A zone's share of one of its dies
+ * fills blocks of the zone's own as far as it fills them whole; the rest
+ * of it, the tail, goes to the die's shared blocks (ftl_zone.c).
+ */
 struct ftl_zoned {
 	u64 first;		/* first logical unit */
 	u64 zone_units;
 	u64 cap_units;		/* writable units of each zone */
 	u32 nr_zones;
 	u32 width;		/* dies of each zone */
-	u32 blocks_per_zd;	/* most blocks a zone takes on one of its dies */
+	u32 *own_units;		/* [width]: units of the share in own blocks */
+	u32 blocks_per_zd;	/* most blocks a zone owns on one of its dies */
 	u32 *blk;		/* [zone][width][blocks_per_zd]: block on the die */
 	struct ftl_zone_die *zd;	/* [zone][width] */
 	struct ftl_zone_stats *st;	/* [zone] */
@@ -219,6 +226,8 @@ void ftl_invalidate(struct ftl *ftl, u32 lpn);
 void ftl_free_push(struct ftl *ftl, u32 die, u32 blk);
 u32 ftl_free_pop(struct ftl *ftl, u32 die);
 void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t);
+/* The same until @die has @free_blocks free blocks, or no victim is left. */
+void ftl_gc_until(struct ftl *ftl, u32 die, u64 t, u32 free_blocks);
 /* The unit in slot @ppa is still in the write buffer, not yet programmed. */
 bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa);
 
@@ -236,6 +245,11 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 		   u64 *done);
 void ftl_zoned_free(struct ftl *ftl);
 int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen);
+/*
+ * Units of conventional data @die may still take, so that with every
+ * zone full it keeps the GC headroom (0 once it holds its part).
+ */
+u64 ftl_conv_room(const struct ftl *ftl, u32 die);
 
 /* ftl_placement.c: the policy seam */
 enum ftl_place_mode {

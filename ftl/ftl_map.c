@@ -88,6 +88,8 @@ void ftl_invalidate(struct ftl *ftl, u32 lpn)
 	ftl->p2l[ppa] = FTL_NONE;
 	ftl->blocks[bi].valid--;
 	ftl->dies[die].valid_units--;
+	if (ftl->nr_zoned && ftl_zoned_find(ftl, lpn))
+		ftl->dies[die].zone_valid--;
 	ftl->l2p[lpn] = FTL_NONE;
 }
 
@@ -172,10 +174,15 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
  */
 void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t)
 {
+	ftl_gc_until(ftl, die, t, ftl->geo.gc_fg + 1);
+}
+
+void ftl_gc_until(struct ftl *ftl, u32 die, u64 t, u32 free_blocks)
+{
 	struct ftl_die *d = &ftl->dies[die];
 	bool released = false;
 
-	while (d->free_count <= ftl->geo.gc_fg) {
+	while (d->free_count < free_blocks) {
 		if (!ftl_gc_one(ftl, die, t, ftl->geo.units_per_block)) {
 			if (released)
 				break;

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Zones on flash: a zoned region of the logical space (a zoned namespace)
- * whose zones own their erase blocks.
+ * whose zones own the erase blocks they fill whole.
  *
  * A zone spans @width dies, consecutive in the channel-first numbering so
  * that they sit on different channels where the drive has enough, and
  * zone z starts on die (z * width) % dies, so neighbouring zones use
  * different dies. Writes follow the write pointer: granule s of a zone
  * (granularity_bytes, as in the conventional placement) goes to the
- * zone's die s % width, where the zone's units fill blocks of its own in
- * order. The slot of every unit is thus a function of its offset in the
- * zone. Nothing is ever remapped: the zone's blocks are not GC victims,
- * and a reset erases them and gives them back to their dies' free lists.
- * Blocks are taken as the write pointer reaches them, so an empty zone
- * holds none; a full one holds what its capacity needs, rounded up to
- * whole blocks on each die.
+ * zone's die s % width. On each die the zone's share (its units there)
+ * fills blocks of its own in order as far as it fills them whole: the
+ * slot of such a unit is a function of its offset in the zone, nothing
+ * in those blocks is ever remapped (they are not GC victims), and a reset
+ * erases them and gives them back to their dies' free lists. Blocks are
+ * taken as the write pointer reaches them, so an empty zone holds none.
+ *
+ * The rest of a share, less than a block (all of it when the share is
+ * smaller than a block), is its tail: its units go to the die's shared
+ * blocks through the die's shared write point, as conventional data
+ * does, and GC moves them inside the die like conventional data. A reset
+ * deallocates them. So a full zone takes on each die the flash its share
+ * holds, no more, and the layout's check (ftl_zoned_fits()) only has to
+ * see that each die holds its zones' shares beside GC's headroom; the
+ * conventional space takes what its dies have left (ftl_conv_room()).
  *
  * A partly filled program unit of an open zone stays in the write buffer
  * until the zone's writes complete it, a finish programs it padded, or a
@@ -40,6 +48,24 @@ static u32 ftl_zone_die(const struct ftl *ftl, const struct ftl_zoned *zr,
 			u32 zone, u32 w)
 {
 	return (u32)ftl_mod64((u64)zone * zr->width + w, ftl->geo.dies);
+}
+
+/* Units of a die's data beside GC's headroom (ftl_config_derive()). */
+static u64 ftl_die_data_units(const struct ftl *ftl)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+
+	return (u64)(g->blocks_per_die - g->gc_fg - 2) * g->units_per_block;
+}
+
+u64 ftl_conv_room(const struct ftl *ftl, u32 die)
+{
+	const struct ftl_die *d = &ftl->dies[die];
+	u64 used = d->valid_units - d->zone_valid + d->zone_claim;
+	u64 data = ftl_die_data_units(ftl);
+
+	/* one more: an overwrite places its unit before the old one goes */
+	return used > data ? 0 : data - used + 1;
 }
 
 /* The first zoned region that units @first..@first+@n-1 touch, if any. */
@@ -170,7 +196,7 @@ static u32 ftl_zone_refill_slot(const struct ftl *ftl,
 	const struct ftl_zone_die *zd = ftl_zd(zr, zone, w);
 	u32 upb = ftl->geo.units_per_block, blk, ppa;
 
-	if (pos != zd->last_pos || !zd->pu_fill)
+	if (pos != zd->last_pos || !zd->pu_fill || pos >= zr->own_units[w])
 		return FTL_NONE;
 	blk = *ftl_zone_blk(zr, zone, w, pos / upb);
 	if (blk == FTL_NONE)
@@ -198,7 +224,11 @@ static bool ftl_zone_write_ok(const struct ftl *ftl,
 
 		ftl_zone_pos(ftl, zr, o + i, &w, &pos);
 		zd = ftl_zd(zr, zone, w);
-		if (ppa != FTL_NONE) {
+		if (pos >= zr->own_units[w]) {
+			/* a tail unit at the pointer is placed again */
+			if (zd->last_pos != FTL_ZONE_POS_NONE && pos < zd->last_pos)
+				return false;
+		} else if (ppa != FTL_NONE) {
 			if (pos != zd->last_pos || !ftl_unit_buffered(ftl, ppa))
 				return false;
 		} else if (zd->last_pos != FTL_ZONE_POS_NONE &&
@@ -211,41 +241,103 @@ static bool ftl_zone_write_ok(const struct ftl *ftl,
 }
 
 /*
+ * Blocks @die's shared write point must open to take @n more units: what
+ * its program unit and the die's open block have left comes first.
+ */
+static u32 ftl_tail_blocks(const struct ftl *ftl, u32 die, u64 n)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	const struct ftl_die *d = &ftl->dies[die];
+	const struct ftl_wpt *p = &d->wpt[0];
+	u64 room = 0;
+
+	if (p->pu != FTL_NONE)
+		room += g->pu_units - p->fill;
+	if (d->open_blk != FTL_NONE)
+		room += (u64)(g->units_per_block / g->pu_units - d->next_pu) *
+			g->pu_units;
+	if (n <= room)
+		return 0;
+	return (u32)ftl_div64(n - room + g->units_per_block - 1,
+			      g->units_per_block);
+}
+
+/*
  * Whether each die of the zone has the free blocks the write's units
- * need there (after foreground GC of its conventional data, which moves
- * nothing of the zone's), so that placing them cannot stop part-way.
+ * need there, for blocks of the zone's and for its tail (after
+ * foreground GC of the die's shared blocks, which moves nothing of the
+ * zone's own), so that placing them cannot stop part-way.
  */
 static bool ftl_zone_space_ok(struct ftl *ftl, struct ftl_zoned *zr,
 			      u32 zone, u64 o, u64 n, u64 t)
 {
-	u32 upb = ftl->geo.units_per_block, w;
+	const struct ftl_geometry *g = &ftl->geo;
+	u32 upb = g->units_per_block, w;
 	u64 i;
 
 	for (w = 0; w < zr->width; w++) {
 		u32 lo = FTL_NONE, hi = 0, k, need = 0, die, pos, wi;
+		u64 tail = 0;
 		struct ftl_die *d;
 
 		for (i = 0; i < n; i++) {
 			ftl_zone_pos(ftl, zr, o + i, &wi, &pos);
 			if (wi != w)
 				continue;
+			if (pos >= zr->own_units[w]) {
+				tail++;
+				continue;
+			}
 			lo = ftl_min64(lo, pos);
 			hi = ftl_max64(hi, pos);
 		}
-		if (lo == FTL_NONE)
-			continue;
-		for (k = lo / upb; k <= hi / upb; k++)
-			need += *ftl_zone_blk(zr, zone, w, k) == FTL_NONE;
+		if (lo != FTL_NONE)
+			for (k = lo / upb; k <= hi / upb; k++)
+				need += *ftl_zone_blk(zr, zone, w, k) == FTL_NONE;
+		die = ftl_zone_die(ftl, zr, zone, w);
+		if (tail)
+			need += ftl_tail_blocks(ftl, die, tail);
 		if (!need)
 			continue;
-		die = ftl_zone_die(ftl, zr, zone, w);
 		d = &ftl->dies[die];
-		if (d->free_count <= ftl->geo.gc_fg + need)
-			ftl_gc_foreground(ftl, die, t);
+		if (d->free_count <= g->gc_fg + need)
+			ftl_gc_until(ftl, die, t,
+				     ftl_max64(g->gc_fg + 1,
+					       FTL_GC_RESERVE + 1 + need));
 		if (d->free_count < FTL_GC_RESERVE + 1 + need)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * A tail unit at zone position @pos of die @w for data ready at @t: a
+ * slot of the die's shared write point. A program unit of the zone's own
+ * blocks left incomplete (a hole before the tail) is programmed first.
+ */
+static int ftl_zone_tail_write(struct ftl *ftl, struct ftl_zoned *zr,
+			       u32 zone, u32 w, u32 pos, u32 lpn, u64 t)
+{
+	struct ftl_zone_die *zd = ftl_zd(zr, zone, w);
+	u32 die = ftl_zone_die(ftl, zr, zone, w), ppa;
+	bool again = zd->last_pos != FTL_ZONE_POS_NONE && pos <= zd->last_pos;
+
+	if (zd->pu_fill)
+		ftl_zone_program(ftl, zr, zone, w, t);
+	if (ftl_alloc_slot(ftl, die, 0, false, t, &ppa))
+		return -ENOSPC;
+	/* placed again (the rest of its sectors): the old copy goes */
+	ftl_invalidate(ftl, lpn);
+	ftl->p2l[ppa] = lpn;
+	ftl->l2p[lpn] = ppa;
+	ftl->dies[die].zone_valid++;
+	ftl->dies[die].st.host_write_units++;
+	ftl->st.host_write_units++;
+	zr->st[zone].nand_write_units++;
+	if (!again)
+		zr->st[zone].host_write_units++;
+	zd->last_pos = pos;
+	return 0;
 }
 
 /*
@@ -278,6 +370,18 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 
 		ftl_zone_pos(ftl, zr, o + i, &w, &pos);
 		zd = ftl_zd(zr, zone, w);
+		if (pos >= zr->own_units[w]) {
+			t = ftl_bw_reserve(ftl, &ftl->link_rx,
+					   ftl_wbuf_acquire(ftl, t), FTL_MAP_UNIT);
+			ret = ftl_zone_tail_write(ftl, zr, zone, w, pos, lpn, t);
+			/* checked above: only a broken invariant fails here */
+			if (ftl_warn_once(ret)) {
+				ftl->wb.used--;		/* never entered */
+				status = FTL_ERR_NO_SPACE;
+				break;
+			}
+			continue;
+		}
 		ppa = ftl->l2p[lpn] == FTL_NONE ?
 		      ftl_zone_refill_slot(ftl, zr, zone, w, pos) : FTL_NONE;
 		if (ppa != FTL_NONE) {
@@ -287,6 +391,7 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 			ftl->l2p[lpn] = ppa;
 			ftl->blocks[ppa / ftl->geo.units_per_block].valid++;
 			ftl->dies[ftl_die_of(ftl, ppa)].valid_units++;
+			ftl->dies[ftl_die_of(ftl, ppa)].zone_valid++;
 		} else if (ftl->l2p[lpn] == FTL_NONE) {
 			t = ftl_bw_reserve(ftl, &ftl->link_rx,
 					   ftl_wbuf_acquire(ftl, t), FTL_MAP_UNIT);
@@ -303,6 +408,7 @@ int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
 			ftl->l2p[lpn] = ppa;
 			ftl->blocks[ppa / ftl->geo.units_per_block].valid++;
 			ftl->dies[ftl_die_of(ftl, ppa)].valid_units++;
+			ftl->dies[ftl_die_of(ftl, ppa)].zone_valid++;
 			ftl->dies[ftl_die_of(ftl, ppa)].st.host_write_units++;
 			ftl->st.host_write_units++;
 			zr->st[zone].host_write_units++;
@@ -430,17 +536,61 @@ int ftl_zone_stats_get(const struct ftl *ftl, u64 off,
 	return FTL_OK;
 }
 
-/* The most units one zone places on one of its dies. */
-static u64 ftl_zone_units_per_die(const struct ftl *ftl, u64 cap, u32 width)
+/*
+ * Units a zone of @cap units over @width dies places on its die @w: the
+ * granules s with s % width == w, the last one perhaps partial.
+ */
+static u64 ftl_zone_share(const struct ftl *ftl, u64 cap, u32 width, u32 w)
 {
 	u64 gran = ftl->geo.gran_units;
-	u64 granules = ftl_div64(cap + gran - 1, gran);
+	u64 full = ftl_div64(cap, gran), rem = cap - full * gran;
+	u64 n = ftl_div64(full, width);
 
-	return ftl_div64(granules + width - 1, width) * gran;
+	if (ftl_mod64(full, width) > w)
+		n++;
+	n *= gran;
+	if (rem && ftl_mod64(full, width) == w)
+		n += rem;
+	return n;
 }
 
 /* Describe what is wrong with a zoned region in @err; -EINVAL. */
 #define ftl_zoned_bad(err, errlen, ...)	ftl_err(-EINVAL, err, errlen, __VA_ARGS__)
+
+/*
+ * Whether every die holds the shares of its zones, those already added
+ * and @nr_zones more of @cap units over @width dies (zone 0 on die 0),
+ * beside GC's headroom; the dies' conventional space is what is left.
+ * @claim[dies] gets each die's units with the new zones.
+ */
+static int ftl_zoned_fits(const struct ftl *ftl, u64 cap, u32 nr_zones,
+			  u32 width, u64 *claim, char *err, size_t errlen)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 data = ftl_die_data_units(ftl), zone;
+	u32 die, w;
+
+	for (die = 0; die < g->dies; die++)
+		claim[die] = ftl->dies[die].zone_claim;
+	for (w = 0; w < width; w++) {
+		u64 share = ftl_zone_share(ftl, cap, width, w);
+
+		/* zone z's die w is (z * width + w) % dies */
+		for (zone = 0; zone < nr_zones; zone++)
+			claim[ftl_mod64(zone * width + w, g->dies)] += share;
+	}
+	/* in MiB: 256 units of 4 KiB */
+	for (die = 0; die < g->dies; die++)
+		if (claim[die] > data)
+			return ftl_zoned_bad(err, errlen,
+					     "zones of %llu bytes over %u dies need %llu MiB of die %u, which holds %llu MiB of data beside GC's headroom",
+					     (unsigned long long)(cap << FTL_MAP_SHIFT),
+					     width,
+					     (unsigned long long)(claim[die] >> 8),
+					     die,
+					     (unsigned long long)(data >> 8));
+	return 0;
+}
 
 static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 			   u64 cap_bytes, u32 nr_zones, u32 width, char *err,
@@ -467,12 +617,6 @@ static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 		return ftl_zoned_bad(err, errlen,
 				     "zone width %u dies: must be 1 to the drive's %u",
 				     width, g->dies);
-	if (ftl_zone_units_per_die(ftl, cap_bytes >> FTL_MAP_SHIFT, width) >
-	    (u64)(g->blocks_per_die - FTL_GC_RESERVE - g->gc_fg) *
-	    g->units_per_block)
-		return ftl_zoned_bad(err, errlen,
-				     "a zone of %llu bytes over %u dies needs more blocks of a die than it has to spare",
-				     (unsigned long long)cap_bytes, width);
 	if (ftl->nr_zoned == FTL_MAX_ZONED)
 		return ftl_zoned_bad(err, errlen, "at most %u zoned regions",
 				     FTL_MAX_ZONED);
@@ -491,31 +635,50 @@ static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
 		  u32 nr_zones, u32 width, char *err, size_t errlen)
 {
+	u32 upb = ftl->geo.units_per_block, w, die;
 	struct ftl_zoned *zr;
-	u64 i, nzd;
+	u64 i, nzd, *claim;
 	int ret;
 
 	ret = ftl_zoned_check(ftl, off, zone_bytes, cap_bytes, nr_zones, width,
 			      err, errlen);
 	if (ret)
 		return ret;
+	claim = ftl_zalloc(ftl->geo.dies, sizeof(*claim));
+	if (!claim)
+		goto err_nomem;
+	ret = ftl_zoned_fits(ftl, cap_bytes >> FTL_MAP_SHIFT, nr_zones, width,
+			     claim, err, errlen);
+	if (ret) {
+		ftl_free(claim);
+		return ret;
+	}
 	zr = ftl_zalloc(1, sizeof(*zr));
 	if (!zr)
-		goto err_nomem;
+		goto err_claim;
 	zr->first = off >> FTL_MAP_SHIFT;
 	zr->zone_units = zone_bytes >> FTL_MAP_SHIFT;
 	zr->cap_units = cap_bytes >> FTL_MAP_SHIFT;
 	zr->nr_zones = nr_zones;
 	zr->width = width;
-	zr->blocks_per_zd = (u32)ftl_div64(ftl_zone_units_per_die(ftl, zr->cap_units,
-								   width) +
-					   ftl->geo.units_per_block - 1,
-					   ftl->geo.units_per_block);
+	zr->own_units = ftl_zalloc(width, sizeof(*zr->own_units));
+	if (!zr->own_units)
+		goto err_zr;
+	for (w = 0; w < width; w++) {
+		u64 share = ftl_zone_share(ftl, zr->cap_units, width, w);
+
+		/* the whole blocks of the share; the tail goes to shared ones */
+		zr->own_units[w] = (u32)(ftl_div64(share, upb) * upb);
+		zr->blocks_per_zd = ftl_max64(zr->blocks_per_zd,
+					      zr->own_units[w] / upb);
+	}
 	nzd = (u64)nr_zones * width;
 	zr->zd = ftl_zalloc(nzd, sizeof(*zr->zd));
 	if (!zr->zd)
-		goto err_zr;
-	zr->blk = ftl_zalloc(nzd * zr->blocks_per_zd, sizeof(*zr->blk));
+		goto err_own;
+	/* at least one entry: a region of tails only owns no block */
+	zr->blk = ftl_zalloc(ftl_max64(nzd * zr->blocks_per_zd, 1),
+			     sizeof(*zr->blk));
 	if (!zr->blk)
 		goto err_zd;
 	zr->st = ftl_zalloc(nr_zones, sizeof(*zr->st));
@@ -525,6 +688,9 @@ int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
 		zr->zd[i].last_pos = FTL_ZONE_POS_NONE;
 	for (i = 0; i < nzd * zr->blocks_per_zd; i++)
 		zr->blk[i] = FTL_NONE;
+	for (die = 0; die < ftl->geo.dies; die++)
+		ftl->dies[die].zone_claim = claim[die];
+	ftl_free(claim);
 	ftl->zoned[ftl->nr_zoned++] = zr;
 	return 0;
 
@@ -532,8 +698,12 @@ err_blk:
 	ftl_free(zr->blk);
 err_zd:
 	ftl_free(zr->zd);
+err_own:
+	ftl_free(zr->own_units);
 err_zr:
 	ftl_free(zr);
+err_claim:
+	ftl_free(claim);
 err_nomem:
 	ftl_snprintf(err, errlen, "out of memory for %u zones", nr_zones);
 	return -ENOMEM;
@@ -547,17 +717,23 @@ void ftl_zoned_free(struct ftl *ftl)
 		ftl_free(ftl->zoned[i]->st);
 		ftl_free(ftl->zoned[i]->blk);
 		ftl_free(ftl->zoned[i]->zd);
+		ftl_free(ftl->zoned[i]->own_units);
 		ftl_free(ftl->zoned[i]);
 		ftl->zoned[i] = NULL;
 	}
+	for (i = 0; i < ftl->geo.dies; i++)
+		ftl->dies[i].zone_claim = 0;
 	ftl->nr_zoned = 0;
 }
 
 /*
  * Every mapped unit of a zoned region sits in the slot its zone offset
- * names, in a block of the zone's; every zone block is listed by a zone.
+ * names, in a block of the zone's, or for a tail unit on the zone's die
+ * in a block of no zone's; every zone block is listed by a zone; each
+ * die's count of zone units is right.
  */
-int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen)
+static int ftl_zoned_check_units(const struct ftl *ftl, u64 *valid,
+				 char *err, size_t errlen)
 {
 	u32 r, zone, w, k, upb = ftl->geo.units_per_block;
 	u64 listed = 0, marked = 0, i;
@@ -579,6 +755,15 @@ int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen)
 							     zone, (unsigned long long)o);
 				ftl_zone_pos(ftl, zr, o, &w, &pos);
 				die = ftl_zone_die(ftl, zr, zone, w);
+				valid[ftl_die_of(ftl, ppa)]++;
+				if (pos >= zr->own_units[w] &&
+				    (ftl_die_of(ftl, ppa) != die ||
+				     ftl->blocks[ppa / upb].state == FTL_BLK_ZONE))
+					return ftl_zoned_bad(err, errlen,
+							     "zone %u tail unit %llu: slot %u is not a shared one of die %u",
+							     zone, (unsigned long long)o, ppa, die);
+				if (pos >= zr->own_units[w])
+					continue;
 				blk = ftl_zone_blk(zr, zone, w, pos / upb);
 				if (*blk == FTL_NONE ||
 				    ppa != ftl_ppa(ftl, die, *blk, pos % upb))
@@ -609,5 +794,26 @@ int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen)
 				     "%llu blocks marked as zones', %llu held by zones",
 				     (unsigned long long)marked,
 				     (unsigned long long)listed);
+	for (i = 0; i < ftl->geo.dies; i++)
+		if (valid[i] != ftl->dies[i].zone_valid)
+			return ftl_zoned_bad(err, errlen,
+					     "die %llu: %llu zone units counted, %llu recorded",
+					     (unsigned long long)i,
+					     (unsigned long long)valid[i],
+					     (unsigned long long)ftl->dies[i].zone_valid);
 	return 0;
+}
+
+int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen)
+{
+	u64 *valid = ftl_zalloc(ftl->geo.dies, sizeof(*valid));
+	int ret;
+
+	if (!valid) {
+		ftl_snprintf(err, errlen, "out of memory for the zone check");
+		return -ENOMEM;
+	}
+	ret = ftl_zoned_check_units(ftl, valid, err, errlen);
+	ftl_free(valid);
+	return ret;
 }

@@ -6,9 +6,13 @@
  * Append, Zone Management Send and Receive, and the zones made with the
  * drive. The zones' states and limits are the portable state machine's
  * (nvmev_zone_state.c, which calls nothing here); this file moves the
- * data through nvmev_io.c's helpers, asks the flash model (ftl/ftl_zone.c)
- * for the time and for the zone's flash, and lets the store's pages of a
- * reset zone go.
+ * data through nvmev_io.c's helpers, asks the flash model for the time,
+ * and lets the store's pages of a reset zone go. The namespace's slice of
+ * the drive's flash is a zoned region of the model (ftl/ftl_zone.c): each
+ * zone writes over zone_width dies, onto erase blocks of its own as far
+ * as its share of a die fills them whole and the rest into the die's
+ * shared blocks; a reset erases and frees them, a finish programs what
+ * the zone still buffers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

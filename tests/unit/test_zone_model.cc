@@ -10,6 +10,10 @@
 
 #include "helpers.h"
 
+extern "C" {
+#include "ftl_internal.h"
+}
+
 namespace nvmev::test {
 namespace {
 
@@ -173,7 +177,53 @@ TEST(ZoneModel, CapacityBelowSizeLeavesTheRestUnwritable) {
   uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(0), MiB / 2), 0);
   EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, z.zone_off(0) + MiB / 2, K4), now).status,
             FTL_ERR_INVALID);
-  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).blocks, 4u) << "128 KiB a die: half a block each";
+  // 128 KiB a die, half a block: all of it a tail, in the dies' shared blocks
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(0)).blocks, 0u);
+  const auto& g = z.m.geometry();
+  for (uint64_t o = 0; o < MiB / 2; o += K4)
+    ASSERT_EQ(z.m.die_of(z.zone_off(0) + o), int(o / (g.gran_units * K4) % 4)) << "offset " << o;
+  EXPECT_EQ(z.m.check(), "");
+}
+
+// A share of 1.5 blocks on the zone's one die: its first block is the
+// zone's own, the other half block a tail in the die's shared blocks,
+// which GC may move (inside the die) and a reset deallocates.
+TEST(ZoneModel, TheTailOfAShareGoesToTheDiesSharedBlocks) {
+  const uint64_t zone = 384 * 1024;  // 96 units: a block of 64 and 32 more
+  Zoned z(1, zone, zone);
+  const auto& g = z.m.geometry();
+  ASSERT_EQ(g.units_per_block, 64u);
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(1), zone), 0);
+  ftl_zone_stats zs = z.m.zone_stats(z.zone_off(1));
+  EXPECT_EQ(zs.blocks, 1u);
+  EXPECT_EQ(zs.host_write_units, 96u);
+  ftl_location own, loc;
+  ASSERT_EQ(ftl_locate(z.m.raw(), z.zone_off(1), &own), 0);
+  for (uint64_t u = 0; u < 96; u++) {
+    ASSERT_EQ(ftl_locate(z.m.raw(), z.zone_off(1) + u * K4, &loc), 0);
+    EXPECT_EQ(loc.die, own.die) << "unit " << u;
+    if (u < 64) {
+      EXPECT_EQ(loc.block, own.block) << "unit " << u;
+      EXPECT_EQ(loc.offset, u) << "unit " << u;
+    } else {
+      EXPECT_NE(loc.block, own.block) << "unit " << u;
+    }
+  }
+  EXPECT_EQ(z.m.check(), "");
+  // the unit at the write pointer of the tail may be written again (the
+  // rest of its sectors), nothing below it
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, z.zone_off(1) + 64 * K4, K4), now).status,
+            FTL_ERR_INVALID);
+  now = ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(1) + 95 * K4 + 2048, 2048), now);
+  EXPECT_EQ(z.m.zone_stats(z.zone_off(1)).host_write_units, 96u);
+  now = z.m.zone_reset(z.zone_off(1), now).done_ns;
+  zs = z.m.zone_stats(z.zone_off(1));
+  EXPECT_EQ(zs.blocks, 0u);
+  EXPECT_EQ(zs.erases, 1u) << "its own block; the tail's are GC's to erase";
+  for (uint64_t u = 0; u < 96; u++)
+    ASSERT_EQ(z.m.die_of(z.zone_off(1) + u * K4), -1) << "unit " << u;
+  ok(z.m, cmd(FTL_OP_WRITE, z.zone_off(1), zone), now);
+  EXPECT_EQ(z.m.check(), "");
 }
 
 TEST(ZoneModel, FinishProgramsTheOpenProgramUnitPadded) {
@@ -300,10 +350,8 @@ class ZoneLayout : public ::testing::TestWithParam<Layout> {};
 // fio's zoned mode and file systems keep several open), while the
 // conventional space is rewritten at random three times over; then half
 // the zones reset and filled again, the rewrites going on. No write may
-// fail: a layout that powers on must hold all of it. Disabled: a zone
-// still takes whole erase blocks on each of its dies and nothing limits
-// the total, so these layouts run out of flash (see docs/zns.md).
-TEST_P(ZoneLayout, DISABLED_EveryZoneFillsWhileTheConventionalSpaceIsRewritten) {
+// fail: a layout that powers on must hold all of it.
+TEST_P(ZoneLayout, EveryZoneFillsWhileTheConventionalSpaceIsRewritten) {
   const Layout& l = GetParam();
   ftl_config c = default_config();
   c.channels = l.channels;
@@ -364,20 +412,52 @@ INSTANTIATE_TEST_SUITE_P(
                       Layout{"8 dies, 4 GiB, zones over 3 dies", 4, 2, 4096, 64, 16, 3}),
     [](const ::testing::TestParamInfo<Layout>& i) { return "layout" + std::to_string(i.index); });
 
-// Zones whose flash and the conventional space's need more than the
-// drive has are refused when they are added, with the reason: here 2048
-// zones of one 4 KiB unit each take a program unit of 16 KiB apiece,
-// leaving the conventional half too little. Disabled until the model
-// counts the flash its zones take (see above).
-TEST(ZoneModel, DISABLED_ZonesTheFlashCannotHoldBesideTheConventionalSpaceAreRefused) {
+// Zones whose shares a die cannot hold beside GC's headroom are refused
+// when they are added, with the die and what they need of it: here a
+// third zoned region whose first zone lands on die 0, which the first
+// zones of the other two already fill (small_config(): 8 MiB of data a
+// die). The conventional space would fit on the other dies.
+TEST(ZoneModel, ZonesADieCannotHoldAreRefused) {
   Model m(small_config());
-  const uint64_t half = m.capacity_bytes() / 2;
+  m.add_zones(0, 4 * MiB, 4 * MiB, 1, 1);
+  m.add_zones(4 * MiB, 4 * MiB, 4 * MiB, 1, 1);
   try {
-    m.add_zones(half, 8 * 1024, K4, static_cast<uint32_t>(half / (8 * 1024)), 1);
+    m.add_zones(8 * MiB, 4 * MiB, 4 * MiB, 1, 1);
     ADD_FAILURE() << "accepted";
   } catch (const ConfigError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("conventional")) << e.what();
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("die 0")) << e.what();
   }
+  EXPECT_EQ(m.check(), "");
+}
+
+// A conventional write the dies' conventional part has no room for fails
+// before a unit of it is placed. An accepted layout never gets there, so
+// the dies' share of the zones is raised by hand to leave one unit of
+// room on each of the 4 dies.
+TEST(ZoneModel, AConventionalWriteWithoutRoomPlacesNothing) {
+  Zoned z(2);
+  const auto& g = z.m.geometry();
+  const uint64_t data = uint64_t(g.blocks_per_die - g.gc_fg - 2) * g.units_per_block;
+  ftl* f = z.m.raw();
+  for (uint32_t d = 0; d < g.dies; d++) f->dies[d].zone_claim = data;
+  Completion r = z.m.submit(cmd(FTL_OP_WRITE, 0, 5 * K4), 0);
+  EXPECT_EQ(r.status, FTL_ERR_NO_SPACE);
+  for (uint64_t u = 0; u < 5; u++) EXPECT_EQ(z.m.die_of(u * K4), -1) << "unit " << u << " placed";
+  EXPECT_EQ(z.m.stats().host_write_units, 0u);
+  // four fit, one a die
+  uint64_t now = ok(z.m, cmd(FTL_OP_WRITE, 0, 4 * K4), r.done_ns);
+  std::set<int> dies;
+  for (uint64_t u = 0; u < 4; u++) dies.insert(z.m.die_of(u * K4));
+  EXPECT_EQ(dies.size(), 4u);
+  // and then not even an overwrite, which leaves the old copy where it was
+  ftl_location before, after;
+  ASSERT_EQ(ftl_locate(f, 0, &before), 0);
+  EXPECT_EQ(z.m.submit(cmd(FTL_OP_WRITE, 0, K4), now).status, FTL_ERR_NO_SPACE);
+  ASSERT_EQ(ftl_locate(f, 0, &after), 0);
+  EXPECT_EQ(after.die, before.die);
+  EXPECT_EQ(after.block, before.block);
+  EXPECT_EQ(after.offset, before.offset);
+  EXPECT_EQ(z.m.check(), "");
 }
 
 // A zoned write that the model refuses part-way (here the unit it reaches
