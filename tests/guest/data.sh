@@ -218,22 +218,24 @@ test_discard_bounded() {
 	check "rmmod" unload_nvmev
 }
 
-# More whole-namespace deallocations at once than the controller holds
-# (NVMEV_HELD_TRIMS), each of 256 ranges, while QD1 reads run; then a
-# controller reset. The commands the controller cannot hold wait in their
+# More whole-namespace deallocations of a 4 GiB drive at once than the
+# controller holds (NVMEV_HELD_TRIMS), each of 256 ranges, while QD1
+# reads run; then a controller reset. The commands the controller cannot hold wait in their
 # SQ instead of running inline: reads go on, and the reset (CC.EN = 0,
 # CSTS.RDY = 0 within CAP.TO, 10 s) completes, the drive stays usable.
 # DSM_RESET_MANY: how many.
 # tiers: stock
 test_discard_reset() {
-	check "insmod" load_nvmev lba_bytes=512 || return 1
+	# 4 GiB of pages, 64 MiB of them written: each range is 8 M LBAs
+	# whose deallocation walks a million units, as on a real-size drive
+	check "insmod" load_nvmev_mem "$NVMEV_PAGED" capacity_mib=4096 lba_bytes=512 || return 1
 	from=$(wc -l </tmp/kernel.log)
 	check "write 64 MiB" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=64 oflag=direct
 	# the reader alone on CPU 0, so its commands go to an SQ of their own
 	# (the nvme driver maps a queue to each CPU): an SQ with a DSM that
 	# waits for a held-trim slot waits with it, the others must not
 	bg_fio_start 0
-	dsm_start "${DSM_RESET_MANY:-24}" 256 1-2
+	dsm_start "${DSM_RESET_MANY:-20}" 256 1-2
 	sleep 3
 	c0=$(uptime_cs)
 	check "reset" sh -c "echo 1 >/sys/class/nvme/nvme0/reset_controller"
