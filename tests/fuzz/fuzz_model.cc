@@ -458,6 +458,15 @@ void do_write(Drive& d, RNs& ns, u8 opcode, u64 slba, u64 nlb) {
     // each LBA a content of its own: data moved to the wrong LBA shows
     for (u64 i = 0; i < nlb && (i << ns.lba_shift) < kXfer; i++)
       fill(d.host + (i << ns.lba_shift), ns.lba_bytes(), tag + static_cast<u32>(i));
+    // One write in seven of more than two pages: its PRP list's last
+    // entry lies past host memory. Data Transfer Error, and the blocks
+    // and the store as they were (the pages it took given back).
+    u64 pages = (std::min(bytes, kXfer) + kPage - 1) / kPage;
+    if (parsed && pages > 2 && (sqe.dw[0] >> 16) % 7 == 3) {
+      u64* list = reinterpret_cast<u64*>(d.host + kXfer);
+      list[pages - 2] = host_addr(d, kHostBytes) + kPage;
+      r.insert(NVME_SC_DATA_XFER_ERROR);
+    }
   }
   if (kTrace) std::cerr << describe(name, ns, slba, nlb) << "\n";
   u64 full = d.dev->store.full_writes;

@@ -82,6 +82,16 @@ def seeds():
     s += step(0, 6, U8(1), U8(0)) + step(0, 6, U8(3), U8(1))
     s += step(0, 6, U8(4 + 16 * 0), U8(0)) + step(0, 7, U8(0x20), U8(1))
     out.append(s)
+    # three zoned namespaces of zones one die wide, each with its zone 0
+    # on die 0: more than that die holds beside GC's headroom (the layout
+    # is refused; without the refusal, filling them runs out part-way)
+    L = layout([(1, 1, 4, 2, 4, 1, 0, 0), (1, 1, 4, 2, 4, 1, 0, 0),
+                (1, 1, 0, 2, 4, 1, 0, 0)], cap=20, chans=2, dpc=2, op=3)
+    s = L
+    for n in range(3):
+        s += step(n, 9, U8(0), U32(255))
+    s += step(0, 11)
+    out.append(s)
     # a long deallocation cut by a controller reset
     L = layout([(1, 0, 0, 0, 0, 0, 0, 0)], drain=1, store=1)
     s = L + step(0, 10) + step(0, 4, U8(0), lba(0), U8(0), nlb_any(2000),
