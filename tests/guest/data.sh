@@ -118,9 +118,9 @@ test_zeroout_large() {
 	for lba in 512 4096; do
 		check "insmod, $lba-byte LBAs" load_nvmev lba_bytes=$lba || return 1
 		for how in zeroes discard; do
-			check "$lba: $how 96 MiB at 0" fill_and_clear $how 0 $((96 * 1048576))
-			check "$lba: $how 100 MiB at 7 MiB" fill_and_clear $how $((7 * 1048576)) \
-				$((100 * 1048576))
+			check "$lba: $how 40 MiB at 0" fill_and_clear $how 0 $((40 * 1048576))
+			check "$lba: $how 41 MiB at 7 MiB" fill_and_clear $how $((7 * 1048576)) \
+				$((41 * 1048576))
 		done
 		check "rmmod" unload_nvmev
 	done
