@@ -153,7 +153,7 @@ kernel_reports() {
 }
 
 # the tiers a test can name on its "# tiers:" line ("none": run by name only)
-GUEST_TIERS="stock patched debug debug_long iommu memmap dkms"
+GUEST_TIERS="stock patched debug debug_long iommu memmap dkms movable"
 
 # tier_tests TIER: the tests whose "# tiers:" line (the line above their
 # function) names TIER, in file order; smoke first (the quickest sign that
