@@ -282,14 +282,24 @@ inflight_unload() {
 }
 
 # A completion still due when the host tears the function down: rmmod
-# with a read in flight whose completion the model holds, first due
-# during the teardown (4 s: the nvme driver's removal waits for it),
-# then due long after it (1000 s: the driver's I/O timeout, 10 s here,
-# ends it and the driver deletes its queues before the bus goes). No
-# oops, no hang: rmmod ends, and a load after works.
+# with a read in flight whose completion the model holds, due during the
+# teardown (4 s: the nvme driver's removal waits for it). No oops, no
+# hang: rmmod ends, and a load after works.
 # tiers: stock debug
 test_pci_unload_inflight() {
 	inflight_unload 40 30000 || return 1
+	check "insmod after" load_nvmev && check "I/O" fio_verify /dev/nvme0n1 4M
+	check "rmmod" unload_nvmev
+}
+
+# The same, the read due long after the teardown (1000 s): the driver's
+# I/O timeout, 10 s here, ends it and the driver deletes its queues
+# before the bus goes. Not in the debug tier: there Linux 6.1's lockdep
+# reports its own nvme-pci timeout work taking shutdown_lock while
+# nvme_remove() syncs that work (a dependency inside the nvme driver,
+# no nvmev lock in it).
+# tiers: stock
+test_pci_unload_timeout() {
 	inflight_unload 10000 10000 || return 1
 	check "insmod after" load_nvmev && check "I/O" fio_verify /dev/nvme0n1 4M
 	check "rmmod" unload_nvmev
