@@ -38,6 +38,9 @@ for p in "${patches[@]}"; do
 		missed=$((missed + 1))
 		continue
 	fi
+	# ccache (run-checks.sh) hits across the scratch trees: paths relative
+	# to each, so only what the patch touches compiles again
+	export CCACHE_BASEDIR=$tree
 	if ! CC=clang CXX=clang++ cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DNVMEV_FUZZ=ON -DNVMEV_TESTS=OFF -DNVMEV_BENCH=OFF >"$tree/build.log" 2>&1 ||
 		! cmake --build "$tree/build" -j "$(nproc)" --target "$target" >>"$tree/build.log" 2>&1; then

@@ -133,12 +133,10 @@ run_tier release release
 run_tier kbuild scripts/kbuild-check.sh
 run_tier fuzz scripts/fuzz.sh
 # the stock tests, then those that must also hold with x86 interrupt
-# remapping on (q35 with an Intel IOMMU), then those that need memory
-# the kernel can take offline (ZONE_MOVABLE)
+# remapping on (q35 with an Intel IOMMU)
 guest() {
 	GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} scripts/guest-test.sh &&
-		GUEST_MACHINE=q35 GUEST_IOMMU=1 GUEST_MEMMAP=1 scripts/guest-test.sh iommu,memmap &&
-		GUEST_MEMMAP=0 GUEST_APPEND="movablecore=768M" scripts/guest-test.sh movable
+		GUEST_MACHINE=q35 GUEST_IOMMU=1 GUEST_MEMMAP=1 scripts/guest-test.sh iommu,memmap
 }
 # A user's `make dkms-install` on a machine whose running kernel has no
 # headers (CI's), then what apt runs when a kernel is installed: DKMS's
@@ -159,6 +157,8 @@ guest612() {
 		/etc/kernel/postinst.d/dkms "$k" &&
 		GUEST_KERNEL=6.12 GUEST_MODULE=dkms GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
 			GUEST_APPEND="$counts612" scripts/guest-test.sh stock,dkms &&
+		GUEST_KERNEL=6.12 GUEST_MODULE=dkms GUEST_MEMMAP=0 GUEST_APPEND="movablecore=768M" \
+			scripts/guest-test.sh movable &&
 		GUEST_KERNEL=6.12 GUEST_MODULE=dkms scripts/fabric-pair.sh
 }
 patched() {

@@ -9,9 +9,9 @@
 # with host-patches/; debug: that kernel with KASAN, kmemleak, lockdep;
 # debug_long: the debug kernel's long mode, NVMEV_LONG=1; iommu and
 # memmap: the guest tier's second boot, q35 with interrupt remapping on and
-# a memmap= reservation, which the stock boot has not; movable: its third
-# boot, movablecore= and no reservation, for memory that can go offline;
-# dkms: the 6.12 boot with the module DKMS built). A test whose
+# a memmap= reservation, which the stock boot has not; movable: a boot of
+# the 6.12 tier with movablecore= and no reservation, for memory that can
+# go offline; dkms: the 6.12 boot with the module DKMS built). A test whose
 # line says "none" runs only by name: scripts/guest-test.sh NAME[,NAME].
 # Neither debug tier has hints_capability or hints_disabled: they need a
 # host that leaves the hint feature off, and the patched kernel's nvme

@@ -226,10 +226,10 @@ test_uhost_dsm_big() {
 # The memory block under a live ring of a user-level driver (a hugepage)
 # may not go offline: the kernel would migrate the page under the
 # controller. The case tries, and nvmev says why it refused. The tier
-# "movable" boots with movablecore= and no memmap= reservation, so that
-# the hugepages lie in ZONE_MOVABLE blocks, which can otherwise go
-# offline (elsewhere the kernel refuses for pages it cannot move, before
-# nvmev is asked, and the test shows nothing).
+# "movable" (a boot of the 6.12 tier) has movablecore= and no memmap=
+# reservation, so that the hugepages lie in ZONE_MOVABLE blocks, which
+# can otherwise go offline (elsewhere the kernel refuses for pages it
+# cannot move, before nvmev is asked, and the test shows nothing).
 # tiers: movable
 test_uhost_offline_ring() {
 	uhost_load || return 1
