@@ -85,4 +85,20 @@ json config_json(const ftl_config& cfg) {
   return j;
 }
 
+json base_report(const char* workload, const Model& m) {
+  return json{{"workload", workload},
+              {"config", config_json(m.config())},
+              {"geometry", geometry_json(m)}};
+}
+
+json die_rows(const std::vector<ftl_die_stats>& dies) {
+  json rows = json::array();
+  for (size_t d = 0; d < dies.size(); d++) {
+    json row{{"die", d}};
+    row.update(to_json(dies[d]));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 }  // namespace nvmev

@@ -16,4 +16,9 @@ json to_json(const ftl_die_stats& st);
 json geometry_json(const Model& m);
 json config_json(const ftl_config& cfg);
 
+// {"workload", "config", "geometry"}: the start of every report
+json base_report(const char* workload, const Model& m);
+// one row per die of the model's per-die statistics, with its "die"
+json die_rows(const std::vector<ftl_die_stats>& dies);
+
 }  // namespace nvmev
