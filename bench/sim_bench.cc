@@ -6,6 +6,7 @@
 
 #include "engine.h"
 #include "model.h"
+#include "units.h"
 
 namespace nvmev {
 namespace {
@@ -24,10 +25,10 @@ ftl_config config(uint64_t capacity_mib) {
 void BM_RandomRead4k(benchmark::State& state) {
   Model m(config(1024));
   Engine e(m, 64);
-  for (uint64_t off = 0; off < (1ull << 30); off += 1 << 20) e.submit(cmd(FTL_OP_WRITE, off, 1 << 20));
+  for (uint64_t off = 0; off < (1024 * MiB); off += MiB) e.submit(cmd(FTL_OP_WRITE, off, MiB));
   e.drain();
   std::mt19937_64 rng(1);
-  std::uniform_int_distribution<uint64_t> pick(0, (1ull << 30) / K4 - 1);
+  std::uniform_int_distribution<uint64_t> pick(0, (1024 * MiB) / K4 - 1);
   for (auto _ : state) e.submit(cmd(FTL_OP_READ, pick(rng) * K4, K4));
   state.SetItemsProcessed(state.iterations());
 }
@@ -38,7 +39,7 @@ void BM_RandomWrite4kWithGc(benchmark::State& state) {
   Model m(config(1024));
   Engine e(m, 32);
   const uint64_t cap = m.capacity_bytes();
-  for (uint64_t off = 0; off < cap; off += 1 << 20) e.submit(cmd(FTL_OP_WRITE, off, 1 << 20));
+  for (uint64_t off = 0; off < cap; off += MiB) e.submit(cmd(FTL_OP_WRITE, off, MiB));
   std::mt19937_64 rng(1);
   std::uniform_int_distribution<uint64_t> pick(0, cap / K4 - 1);
   for (auto _ : state) e.submit(cmd(FTL_OP_WRITE, pick(rng) * K4, K4));
@@ -54,11 +55,11 @@ void BM_SequentialWrite128k(benchmark::State& state) {
   const uint64_t cap = m.capacity_bytes();
   uint64_t off = 0;
   for (auto _ : state) {
-    e.submit(cmd(FTL_OP_WRITE, off, 128 * 1024));
-    off = (off + 128 * 1024) % cap;
+    e.submit(cmd(FTL_OP_WRITE, off, 128 * KiB));
+    off = (off + 128 * KiB) % cap;
   }
   state.SetItemsProcessed(state.iterations());
-  state.SetBytesProcessed(state.iterations() * 128 * 1024);
+  state.SetBytesProcessed(state.iterations() * 128 * KiB);
 }
 BENCHMARK(BM_SequentialWrite128k);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "percentile.h"
+
 namespace nvmev {
 
 double PhaseResult::mb_per_s() const {
@@ -43,13 +45,8 @@ void Engine::summarise(PhaseResult& p, Samples& s) {
   auto& v = s.latencies;
   if (v.empty()) return;
   p.mean_latency_ns = static_cast<double>(s.sum / v.size());
-  auto pct = [&v](double q) {
-    size_t k = static_cast<size_t>(q * static_cast<double>(v.size() - 1));
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
-    return v[k];
-  };
-  p.p50_latency_ns = pct(0.50);
-  p.p99_latency_ns = pct(0.99);
+  p.p50_latency_ns = percentile(v, 50);
+  p.p99_latency_ns = percentile(v, 99);
   p.max_latency_ns = *std::max_element(v.begin(), v.end());
 }
 

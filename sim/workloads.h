@@ -8,11 +8,9 @@
 
 #include "engine.h"
 #include "model.h"
+#include "units.h"
 
 namespace nvmev {
-
-constexpr uint64_t KiB = 1024;
-constexpr uint64_t MiB = 1024 * KiB;
 
 // Per-die counters of one phase (differences of ftl_die_stats).
 struct DieActivity {

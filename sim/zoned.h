@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "model.h"
+#include "units.h"
 
 namespace nvmev {
 
@@ -19,11 +20,11 @@ namespace nvmev {
 // buffer, so writes run at the speed of the flash, not of the buffer.
 struct ZoneSweepParams {
   uint64_t zone_bytes = 0;  // 0: one erase block on every die at full width
-  uint64_t total_bytes = 256 * 1024 * 1024;
+  uint64_t total_bytes = 256 * MiB;
   std::vector<uint32_t> widths;
   std::vector<uint32_t> open_zones;
-  uint64_t write_bytes = 64 * 1024;
-  uint64_t read_bytes = 64 * 1024;
+  uint64_t write_bytes = 64 * KiB;
+  uint64_t read_bytes = 64 * KiB;
   unsigned queue_depth = 32;
 };
 
@@ -46,7 +47,7 @@ struct ZoneLogParams {
   uint64_t zone_bytes = 0;  // as ZoneSweepParams
   uint32_t width = 0;       // 0: every die
   uint32_t open_zones = 4;
-  uint64_t write_bytes = 64 * 1024;
+  uint64_t write_bytes = 64 * KiB;
   unsigned queue_depth = 16;
   double passes = 3;
   unsigned fill_percent = 90;

@@ -1,11 +1,15 @@
 #include "device_files.h"
 
 #include <cctype>
+#include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
 namespace nvmev {
+
+std::string debugfs_file(const std::string& name) { return kDebugfsDir + "/" + name; }
 
 DieCounters read_die_counters(const std::string& path) {
   DieCounters c;
@@ -48,6 +52,47 @@ void write_number(const std::string& path, uint64_t v) {
   f << v << "\n";
   f.flush();
   if (!f) throw std::runtime_error(path + ": cannot write " + std::to_string(v));
+}
+
+uint64_t read_key(const std::string& path, const std::string& key) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error(path + ": cannot read");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.compare(0, key.size() + 1, key + "=") == 0)
+      return std::stoull(line.substr(key.size() + 1));
+  }
+  throw std::runtime_error(path + ": no " + key + "=");
+}
+
+Location locate(const std::string& path, uint64_t lba) {
+  write_number(path, lba);
+  std::ifstream r(path);
+  std::string line;
+  if (!std::getline(r, line)) throw std::runtime_error(path + ": cannot read");
+  Location loc;
+  if (line.find("unmapped") != std::string::npos) return loc;
+  unsigned long long l, d, b, o;
+  if (std::sscanf(line.c_str(), "lba=%llu die=%llu block=%llu offset=%llu", &l, &d, &b, &o) != 4)
+    throw std::runtime_error(path + ": unexpected \"" + line + "\"");
+  loc = {true, d, b, o};
+  return loc;
+}
+
+ScopedSetting::ScopedSetting(const std::string& path, uint64_t value) {
+  if (path.empty()) return;
+  old_ = read_number(path);
+  write_number(path, value);
+  path_ = path;
+}
+
+ScopedSetting::~ScopedSetting() {
+  if (path_.empty()) return;
+  try {
+    write_number(path_, old_);
+  } catch (const std::exception& e) {
+    std::cerr << "warning: " << e.what() << "\n";
+  }
 }
 
 }  // namespace nvmev

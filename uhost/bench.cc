@@ -11,6 +11,7 @@
 
 #include "controller.h"
 #include "latency.h"
+#include "units.h"
 #include "verify.h"
 
 namespace uhost {
@@ -346,7 +347,7 @@ json run_bench(Controller& ctrl, const BenchOptions& o) {
     QueueResult& r = w->result();
     all.insert(all.end(), r.lat_ns.begin(), r.lat_ns.end());
     json row = {{"queue", r.qid}, {"ios", r.ios}, {"iops", r.ios / elapsed},
-                {"mib_s", (r.read_bytes + r.write_bytes) / elapsed / (1 << 20)}};
+                {"mib_s", (r.read_bytes + r.write_bytes) / elapsed / nvmev::MiB}};
     rows.push_back(latency_fields(row, r.lat_ns));
     rows.back()["errors"] = r.errors + r.verify_errors;
     ios += r.ios;
@@ -366,9 +367,9 @@ json run_bench(Controller& ctrl, const BenchOptions& o) {
   json summary = {{"elapsed_s", elapsed},
                   {"ios", ios},
                   {"iops", ios / elapsed},
-                  {"mib_s", (rbytes + wbytes) / elapsed / (1 << 20)},
-                  {"read_mib_s", rbytes / elapsed / (1 << 20)},
-                  {"write_mib_s", wbytes / elapsed / (1 << 20)}};
+                  {"mib_s", (rbytes + wbytes) / elapsed / nvmev::MiB},
+                  {"read_mib_s", rbytes / elapsed / nvmev::MiB},
+                  {"write_mib_s", wbytes / elapsed / nvmev::MiB}};
   summary = latency_fields(summary, all);
   summary["cpu_us_per_io"] = ios ? cpu * 1e6 / ios : 0;
   summary["errors"] = errors;

@@ -9,9 +9,11 @@
 #include <mutex>
 #include <vector>
 
+#include "units.h"
+
 namespace uhost {
 
-constexpr size_t kHugePage = 2u << 20;
+constexpr size_t kHugePage = 2 * nvmev::MiB;
 
 class DmaPool;
 

@@ -13,6 +13,7 @@
 #include "dma.h"
 #include "pci.h"
 #include "output.h"
+#include "units.h"
 
 using namespace uhost;
 using json = nlohmann::ordered_json;
@@ -24,7 +25,7 @@ struct Device {
   DmaPool pool;
   Controller ctrl;
   Device(const std::string& bdf, size_t dma_mib)
-      : pci(bdf), pool((pci.bind_uio(), dma_mib << 20)), ctrl(pci.bar0(), pool, [this] {
+      : pci(bdf), pool((pci.bind_uio(), dma_mib * nvmev::MiB)), ctrl(pci.bar0(), pool, [this] {
           return access(pci.sysfs().c_str(), F_OK) == 0;
         }) {
     pci.set_bus_master(true);  // the device does no DMA without it

@@ -24,6 +24,8 @@
 #include "output.h"
 
 using nvmev::json;
+using nvmev::KiB;
+using nvmev::MiB;
 using namespace nvmev::fs;
 
 namespace {

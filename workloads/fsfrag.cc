@@ -16,6 +16,7 @@
 #include "output.h"
 
 using nvmev::json;
+using nvmev::KiB;
 using namespace nvmev::fs;
 
 namespace {

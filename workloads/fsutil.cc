@@ -119,17 +119,6 @@ void drop_caches() {
   if (!f) throw std::runtime_error("/proc/sys/vm/drop_caches: cannot write (root?)");
 }
 
-uint64_t read_key(const std::string& path, const std::string& key) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error(path + ": cannot read");
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.compare(0, key.size() + 1, key + "=") == 0)
-      return std::stoull(line.substr(key.size() + 1));
-  }
-  throw std::runtime_error(path + ": no " + key + "=");
-}
-
 ReadResult timed_read(const Device& dev, const std::function<uint64_t()>& read) {
   ReadResult r;
   auto before = read_die_counters(dev.stats);
@@ -180,22 +169,6 @@ uint64_t align_cursor(const std::string& dir, const Device& dev) {
   throw std::runtime_error("the drive's cursor did not line up with a granule after " +
                            std::to_string(attempts) +
                            " pads: is something else writing to the device?");
-}
-
-ScopedSetting::ScopedSetting(const std::string& path, uint64_t value) {
-  if (path.empty()) return;
-  old_ = read_number(path);
-  write_number(path, value);
-  path_ = path;
-}
-
-ScopedSetting::~ScopedSetting() {
-  if (path_.empty()) return;
-  try {
-    write_number(path_, old_);
-  } catch (const std::exception& e) {
-    std::cerr << "warning: " << e.what() << "\n";
-  }
 }
 
 void add_tool_options(CLI::App& app, ToolOptions& t) {

@@ -12,14 +12,13 @@
 
 #include "device_files.h"
 #include "output.h"
+#include "units.h"
 
 namespace CLI {
 class App;
 }
 
 namespace nvmev::fs {
-
-constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 // Owns a file descriptor; throws on open failure with the path and errno.
 class File {
@@ -75,16 +74,13 @@ void drop_caches();
 
 // nvmev's debugfs files (defaults: the first device).
 struct Device {
-  std::string stats = "/sys/kernel/debug/nvmev/stats";
-  std::string geometry = "/sys/kernel/debug/nvmev/geometry";
-  std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
+  std::string stats = debugfs_file("stats");
+  std::string geometry = debugfs_file("geometry");
+  std::string time_scale = debugfs_file("time_scale");
   // the file system's placement-hint switch; align_cursor() turns it off
   // while padding (skipped if the file does not exist)
   std::string hints_switch = "/sys/fs/ext4/nvme0n1/placement_hints";
 };
-
-// "key=value" line of a debugfs file
-uint64_t read_key(const std::string& path, const std::string& key);
 
 // Time read() -- which reads and returns the bytes it read -- and take the
 // per-die NAND reads and collisions it caused from the device's counters.
@@ -117,21 +113,6 @@ json compare_rows(json& rows, const std::string& extents_key);
 // take a pad per die: with several write points the shared granules of
 // other dies hold only overwrites and unhinted data, and stay part-filled.
 uint64_t align_cursor(const std::string& dir, const Device& dev);
-
-// Hold a number in a sysfs or debugfs file (the model's time scale, a
-// placement-hint switch) for a scope and put the old value back afterwards.
-// An empty path leaves everything alone.
-class ScopedSetting {
- public:
-  ScopedSetting(const std::string& path, uint64_t value);
-  ~ScopedSetting();
-  ScopedSetting(const ScopedSetting&) = delete;
-  ScopedSetting& operator=(const ScopedSetting&) = delete;
-
- private:
-  std::string path_;
-  uint64_t old_ = 0;
-};
 
 // The model's time scale for a scope (0: leave it alone).
 class TimeScale : public ScopedSetting {

@@ -21,40 +21,15 @@
 #include "output.h"
 
 using nvmev::json;
+using nvmev::KiB;
+using nvmev::locate;
+using nvmev::read_key;
 using namespace nvmev::fs;
-
-namespace {
-
-struct Location {
-  bool mapped = false;
-  uint64_t die = 0, block = 0, offset = 0;
-};
-
-Location locate(const std::string& file, uint64_t lba) {
-  {
-    std::ofstream w(file);
-    w << lba << "\n";
-    w.flush();
-    if (!w) throw std::runtime_error(file + ": cannot write " + std::to_string(lba));
-  }
-  std::ifstream r(file);
-  std::string line;
-  if (!std::getline(r, line)) throw std::runtime_error(file + ": cannot read");
-  Location loc;
-  if (line.find("unmapped") != std::string::npos) return loc;
-  unsigned long long l, d, b, o;
-  if (std::sscanf(line.c_str(), "lba=%llu die=%llu block=%llu offset=%llu", &l, &d, &b, &o) != 4)
-    throw std::runtime_error(file + ": unexpected \"" + line + "\"");
-  loc = {true, d, b, o};
-  return loc;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"nvmev-layout: dies and program units holding files on an nvmev drive"};
   std::vector<std::string> files;
-  std::string debugfs = "/sys/kernel/debug/nvmev", format = "json";
+  std::string debugfs = nvmev::kDebugfsDir, format = "json";
   uint64_t window_kib = 128;
   bool list_units = false;
   app.add_option("files", files, "files on a file system on the nvmev namespace")->required();
@@ -80,7 +55,7 @@ int main(int argc, char** argv) {
       std::set<std::tuple<uint64_t, uint64_t, uint64_t>> pus;
       // program units of each window, by window index
       std::vector<std::set<std::tuple<uint64_t, uint64_t, uint64_t>>> windows;
-      const uint64_t window = window_kib * 1024;
+      const uint64_t window = window_kib * KiB;
       uint64_t units = 0, unmapped = 0;
       auto ext = fiemap(f);
       for (const auto& e : ext) {

@@ -29,6 +29,8 @@
 #include "output.h"
 
 using nvmev::json;
+using nvmev::KiB;
+using nvmev::ScopedSetting;
 using namespace nvmev::fs;
 
 namespace {

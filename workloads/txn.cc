@@ -26,8 +26,11 @@
 #include <vector>
 
 #include "fsutil.h"
+#include "percentile.h"
 
 using nvmev::json;
+using nvmev::KiB;
+using nvmev::MiB;
 using namespace nvmev::fs;
 
 namespace {
@@ -54,7 +57,7 @@ json sleep_probe(uint64_t us, unsigned count) {
   return {{"sleep_us", us},
           {"sleeps", count},
           {"late_mean_ns", sum / count},
-          {"late_p90_ns", late[std::min<size_t>(count - 1, count * 9 / 10)]}};
+          {"late_p90_ns", nvmev::percentile_of_sorted(late, 90)}};
 }
 
 }  // namespace
@@ -151,7 +154,7 @@ int main(int argc, char** argv) {
     const double mean = sum / count;
     for (double l : lat_us) sq += (l - mean) * (l - mean);
     std::sort(lat_us.begin(), lat_us.end());
-    const double p99 = lat_us[std::min<size_t>(count - 1, static_cast<size_t>(std::ceil(0.99 * count)) - 1)];
+    const double p99 = nvmev::percentile_of_sorted(lat_us, 99);
     const double usr = seconds(r1.ru_utime) - seconds(r0.ru_utime);
     const double sys = seconds(r1.ru_stime) - seconds(r0.ru_stime);
     json out = {{"device", device},

@@ -17,15 +17,15 @@
 #include "device_files.h"
 #include "nvme_device.h"
 #include "output.h"
+#include "units.h"
 
 using nvmev::DeviceError;
 using nvmev::DieCounters;
 using nvmev::json;
+using nvmev::KiB;
 using nvmev::NvmeDevice;
 
 namespace {
-
-constexpr uint64_t KiB = 1024, MiB = 1024 * KiB;
 
 struct AlignedFree {
   void operator()(void* p) const { std::free(p); }
@@ -46,8 +46,8 @@ struct ReplayOptions {
   uint64_t file_kib = 8 * 1024, chunk_kib = 0, max_gap_kib = 2048, stripe_kib = 0, read_kib = 1024;
   uint64_t seed = 1, read_time_scale = 0;
   bool trim = true;
-  std::string stats = "/sys/kernel/debug/nvmev/stats";
-  std::string time_scale = "/sys/kernel/debug/nvmev/time_scale";
+  std::string stats = nvmev::debugfs_file("stats");
+  std::string time_scale = nvmev::debugfs_file("time_scale");
 };
 
 // Largest passthrough write: a user buffer is mapped page by page, and the
@@ -144,11 +144,7 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
     dev.flush();
   }
 
-  uint64_t old_scale = 0;
-  if (o.read_time_scale) {
-    old_scale = nvmev::read_number(o.time_scale);
-    nvmev::write_number(o.time_scale, o.read_time_scale);
-  }
+  nvmev::ScopedSetting scale(o.read_time_scale ? o.time_scale : "", o.read_time_scale);
   json rows = json::array();
   double contiguous = 0;
   for (const char* layout : {"contiguous", "fragmented"}) {
@@ -161,7 +157,6 @@ json replay(NvmeDevice& dev, const ReplayOptions& o) {
     nvmev::add_die_columns(row, d);
     rows.push_back(row);
   }
-  if (o.read_time_scale) nvmev::write_number(o.time_scale, old_scale);
   json summary{{"pattern", o.pattern},     {"gap", o.gap},
                 {"hints", o.hints},         {"file_bytes", file},
                 {"chunk_bytes", chunk},     {"stripe_bytes", stripe},

@@ -1,5 +1,5 @@
 // The user-level driver's pure logic: PRP lists, ring and phase
-// arithmetic, latency percentiles, the verify blocks.
+// arithmetic, latency summaries, the verify blocks.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -118,7 +118,6 @@ TEST(UhostLatency, SmallAndEmptySamples) {
   EXPECT_DOUBLE_EQ(s.p99_us, 9);
   std::vector<uint64_t> none;
   EXPECT_EQ(summarize(none).count, 0u);
-  EXPECT_EQ(percentile(none, 50), 0u);
 }
 
 TEST(UhostVerify, Crc32cKnownValue) {

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "helpers.h"
+#include "units.h"
 
 namespace nvmev::test {
 namespace {
 
 constexpr uint64_t kGran = 32768;
-constexpr uint64_t kMiB = 1 << 20;
 constexpr uint64_t kSecond = 1000000000;  // ns: everything earlier has finished
 
 ftl_location where(const Model& m, uint64_t off) {
@@ -36,18 +36,18 @@ size_t program_units(const Model& m, uint64_t off, uint64_t len) {
 
 // A full granule on die 0 (the cursor then sits on die 1): appends whose
 // previous block is in it do not continue it and start on die 1.
-void fill_die0(Model& m) { ok(m, cmd(FTL_OP_WRITE, 512 * kMiB, kGran), 0); }
+void fill_die0(Model& m) { ok(m, cmd(FTL_OP_WRITE, 512 * MiB, kGran), 0); }
 
 TEST(WritePoints, AStreamTakesAPointOfItsOwnAndFillsItsProgramUnit) {
   Model m(wp_config(3));
   fill_die0(m);
-  ok(m, append(0, 4 * K4, 512 * kMiB), 0);           // file A: die 1, a stream point
-  ok(m, cmd(FTL_OP_WRITE, 600 * kMiB, 4 * K4), 0);   // unhinted: die 1's shared point
+  ok(m, append(0, 4 * K4, 512 * MiB), 0);           // file A: die 1, a stream point
+  ok(m, cmd(FTL_OP_WRITE, 600 * MiB, 4 * K4), 0);   // unhinted: die 1's shared point
   ok(m, append(4 * K4, 4 * K4, 3 * K4), 0);          // A continues its point
   EXPECT_EQ(program_units(m, 0, 8 * K4), 1u) << "A's 32 KiB fill one program unit";
   EXPECT_EQ(where(m, 0).die, 1u);
-  EXPECT_EQ(where(m, 600 * kMiB).die, 1u);
-  EXPECT_NE(where(m, 600 * kMiB).offset / 8, where(m, 0).offset / 8)
+  EXPECT_EQ(where(m, 600 * MiB).die, 1u);
+  EXPECT_NE(where(m, 600 * MiB).offset / 8, where(m, 0).offset / 8)
       << "the shared point's own program unit";
   EXPECT_FALSE(where(m, 0).buffered) << "a full program unit is programmed";
   EXPECT_EQ(m.stats().wpt_evictions, 0u);
@@ -57,28 +57,28 @@ TEST(WritePoints, AStreamTakesAPointOfItsOwnAndFillsItsProgramUnit) {
 TEST(WritePoints, OnePointPerDieSharesTheGranuleAsBefore) {
   Model m(wp_config(1));
   fill_die0(m);
-  ok(m, append(0, 4 * K4, 512 * kMiB), 0);
-  ok(m, cmd(FTL_OP_WRITE, 600 * kMiB, 4 * K4), 0);
+  ok(m, append(0, 4 * K4, 512 * MiB), 0);
+  ok(m, cmd(FTL_OP_WRITE, 600 * MiB, 4 * K4), 0);
   ok(m, append(4 * K4, 4 * K4, 3 * K4), 0);
   // A's first half shares die 1's granule with the unhinted write; its
   // second half no longer fits there and starts a granule elsewhere
   EXPECT_EQ(program_units(m, 0, 8 * K4), 2u);
-  EXPECT_EQ(where(m, 600 * kMiB).block, where(m, 0).block);
+  EXPECT_EQ(where(m, 600 * MiB).block, where(m, 0).block);
 }
 
 TEST(WritePoints, TheLeastRecentlyUsedStreamIsEvictedPadded) {
   Model m(wp_config(2));  // one stream point per die
   fill_die0(m);
-  ok(m, append(0, 4 * K4, 512 * kMiB), 0);          // A on die 1's stream point
+  ok(m, append(0, 4 * K4, 512 * MiB), 0);          // A on die 1's stream point
   EXPECT_TRUE(where(m, 0).buffered);
   const uint64_t nand = m.stats().nand_write_units;
-  ok(m, append(kMiB, 4 * K4, 512 * kMiB + K4), 0);  // B wants die 1 too
+  ok(m, append(MiB, 4 * K4, 512 * MiB + K4), 0);  // B wants die 1 too
   EXPECT_EQ(m.stats().wpt_evictions, 1u);
   EXPECT_EQ(m.stats().pad_units, 4u);
   EXPECT_EQ(m.stats().nand_write_units, nand + 8) << "A's unit programmed, half padding";
   EXPECT_FALSE(where(m, 0).buffered);
-  EXPECT_EQ(where(m, kMiB).die, 1u);
-  EXPECT_NE(where(m, kMiB).offset / 8, where(m, 0).offset / 8) << "B starts a new unit";
+  EXPECT_EQ(where(m, MiB).die, 1u);
+  EXPECT_NE(where(m, MiB).offset / 8, where(m, 0).offset / 8) << "B starts a new unit";
   // A's next append no longer continues a granule: it starts on die 2
   ok(m, append(4 * K4, 4 * K4, 3 * K4), 0);
   EXPECT_EQ(where(m, 4 * K4).die, 2u);
@@ -86,8 +86,8 @@ TEST(WritePoints, TheLeastRecentlyUsedStreamIsEvictedPadded) {
 
   Model two(wp_config(3));  // two stream points: both streams keep theirs
   fill_die0(two);
-  ok(two, append(0, 4 * K4, 512 * kMiB), 0);
-  ok(two, append(kMiB, 4 * K4, 512 * kMiB + K4), 0);
+  ok(two, append(0, 4 * K4, 512 * MiB), 0);
+  ok(two, append(MiB, 4 * K4, 512 * MiB + K4), 0);
   ok(two, append(4 * K4, 4 * K4, 3 * K4), 0);
   EXPECT_EQ(two.stats().wpt_evictions, 0u);
   EXPECT_EQ(two.stats().pad_units, 0u);
@@ -99,8 +99,8 @@ TEST(WritePoints, ABusyDieKeepsItsStreamsUnits) {
   Model m(wp_config(2));
   const uint64_t idle = m.geometry().t_wpt_idle;
   fill_die0(m);
-  ok(m, append(0, 4 * K4, 512 * kMiB), 0);
-  uint64_t other = 700 * kMiB;
+  ok(m, append(0, 4 * K4, 512 * MiB), 0);
+  uint64_t other = 700 * MiB;
   for (uint64_t t = idle / 4; t < 3 * idle; t += idle / 4) {
     ok(m, cmd(FTL_OP_WRITE, other, 8 * kGran), t);  // a stripe: every die
     other += 8 * kGran;
@@ -116,7 +116,7 @@ TEST(WritePoints, AnIdleStreamPointIsProgrammedPadded) {
   Model m(wp_config(2));
   const uint64_t idle = m.geometry().t_wpt_idle;
   fill_die0(m);
-  ok(m, append(0, 4 * K4, 512 * kMiB), 0);
+  ok(m, append(0, 4 * K4, 512 * MiB), 0);
   const uint64_t last = m.stats().nand_write_units;
   m.idle(idle / 2);
   EXPECT_TRUE(where(m, 0).buffered) << "not yet idle long enough";
@@ -139,7 +139,7 @@ TEST(WritePoints, AnIdleStreamPointIsProgrammedPadded) {
 TEST(WritePoints, FlushLeavesPartialUnitsInTheBuffer) {
   Model m(wp_config(4));
   fill_die0(m);
-  ok(m, append(0, 4 * K4, 512 * kMiB), 0);
+  ok(m, append(0, 4 * K4, 512 * MiB), 0);
   ok(m, cmd(FTL_OP_FLUSH, 0, 0), 1000);
   EXPECT_TRUE(where(m, 0).buffered);
   EXPECT_EQ(m.stats().pad_units, 0u);
@@ -152,12 +152,12 @@ uint64_t nand_reads_per_file(uint64_t points, size_t* pus) {
   Model m(wp_config(points));
   constexpr int kFiles = 16, kAppends = 16;
   constexpr uint64_t kApp = 16384, kFile = kAppends * kApp;
-  uint64_t now = 0, other = 700 * kMiB;
+  uint64_t now = 0, other = 700 * MiB;
   for (int f = 0; f < kFiles; f++)
-    now = ok(m, cmd(FTL_OP_WRITE, f * 8 * kMiB, kApp), now);  // each file's first piece
+    now = ok(m, cmd(FTL_OP_WRITE, f * 8 * MiB, kApp), now);  // each file's first piece
   for (int a = 1; a < kAppends; a++) {
     for (int f = 0; f < kFiles; f++) {
-      const uint64_t off = f * 8 * kMiB + a * kApp;
+      const uint64_t off = f * 8 * MiB + a * kApp;
       now = ok(m, append(off, kApp, off - K4), now);
       now = ok(m, cmd(FTL_OP_WRITE, other, 3 * K4), now);  // unrelated data between
       other += 3 * K4;
@@ -168,8 +168,8 @@ uint64_t nand_reads_per_file(uint64_t points, size_t* pus) {
   for (const ftl_die_stats& d : m.die_stats()) before += d.host_reads;
   *pus = 0;
   for (int f = 0; f < kFiles; f++) {
-    now = ok(m, cmd(FTL_OP_READ, f * 8 * kMiB, kFile), now + 1);
-    *pus += program_units(m, f * 8 * kMiB, kFile);
+    now = ok(m, cmd(FTL_OP_READ, f * 8 * MiB, kFile), now + 1);
+    *pus += program_units(m, f * 8 * MiB, kFile);
   }
   for (const ftl_die_stats& d : m.die_stats()) after += d.host_reads;
   EXPECT_EQ(m.check(), "");
@@ -194,24 +194,24 @@ TEST(WritePoints, AppendsInExtentsOfTheirOwnFillTheFilesProgramUnit) {
   fill_die0(m);
   for (uint64_t k = 0; k < 4; k++) {
     for (uint64_t f = 0; f < 2; f++) {  // files A and B, extents 1 MiB apart
-      const uint64_t off = f * 64 * kMiB + k * kMiB;
-      const uint64_t prev = k ? off - kMiB + K4 : 512 * kMiB;  // previous extent's last block
+      const uint64_t off = f * 64 * MiB + k * MiB;
+      const uint64_t prev = k ? off - MiB + K4 : 512 * MiB;  // previous extent's last block
       ok(m, append(off, 2 * K4, prev), 0);
-      ok(m, cmd(FTL_OP_WRITE, 700 * kMiB + (k * 2 + f) * 2 * K4, 2 * K4), 0);  // unhinted
+      ok(m, cmd(FTL_OP_WRITE, 700 * MiB + (k * 2 + f) * 2 * K4, 2 * K4), 0);  // unhinted
     }
   }
   for (uint64_t f = 0; f < 2; f++) {
     std::set<std::tuple<uint32_t, uint32_t, uint32_t>> pus;
     for (uint64_t k = 0; k < 4; k++)
       for (uint64_t o = 0; o < 2 * K4; o += K4) {
-        const ftl_location l = where(m, f * 64 * kMiB + k * kMiB + o);
+        const ftl_location l = where(m, f * 64 * MiB + k * MiB + o);
         pus.insert({l.die, l.block, l.offset / m.geometry().pu_units});
       }
     EXPECT_EQ(pus.size(), 1u) << "file " << f << "'s four extents fill one program unit";
   }
   EXPECT_EQ(m.stats().wpt_evictions, 0u);
   const uint64_t die = where(m, 0).die, reads = m.die_stats()[die].host_reads;
-  for (uint64_t k = 0; k < 4; k++) ok(m, cmd(FTL_OP_READ, k * kMiB, 2 * K4), kSecond);
+  for (uint64_t k = 0; k < 4; k++) ok(m, cmd(FTL_OP_READ, k * MiB, 2 * K4), kSecond);
   EXPECT_EQ(m.die_stats()[die].host_reads - reads, 1u);
   EXPECT_EQ(m.die_stats()[die].read_merges, 3u);
   EXPECT_EQ(m.check(), "");
@@ -223,7 +223,7 @@ TEST(WritePoints, AppendsInExtentsOfTheirOwnFillTheFilesProgramUnit) {
 // @freed granules are deallocated from die 3 before file A's appends.
 std::vector<uint32_t> stream_dies_with_die3_lighter_by(uint64_t freed) {
   Model m(wp_config(4));
-  const uint64_t base = 256 * kMiB;  // granule i of 3 rounds lands on die i % 8
+  const uint64_t base = 256 * MiB;  // granule i of 3 rounds lands on die i % 8
   ok(m, cmd(FTL_OP_WRITE, base, 24 * kGran), 0);
   for (uint64_t r = 0; r < freed; r++) ok(m, cmd(FTL_OP_TRIM, base + (3 + 8 * r) * kGran, kGran), 0);
   EXPECT_EQ(where(m, base + kGran).die, 1u);
@@ -248,7 +248,7 @@ TEST(WritePoints, AStreamSkipsADieHoldingThreeGranulesMoreThanTheNext) {
 // foreground GC still fill program units of their own (sharing the open
 // block, GC's copies split their granules).
 TEST(WritePoints, GcCopiesDoNotSplitTheHostsProgramUnits) {
-  constexpr uint64_t kFile = 96 * kMiB;
+  constexpr uint64_t kFile = 96 * MiB;
   auto run = [](uint64_t points, uint64_t* gc) {
     ftl_config c = wp_config(points, 0);  // the same flash for both
     c.blocks_per_plane = 24;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "helpers.h"
+#include "units.h"
 
 extern "C" {
 #include "ftl_internal.h"
@@ -16,8 +17,6 @@ extern "C" {
 
 namespace nvmev::test {
 namespace {
-
-constexpr uint64_t MiB = 1 << 20;
 
 // small_config(): 4 dies, 16 KiB program unit and granule (4 units),
 // 256 KiB blocks (64 units), 32 MiB. The zoned region is the upper half.
