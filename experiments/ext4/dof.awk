@@ -7,5 +7,5 @@ $1 == "ext4_dof" {
 }
 END {
 	if (sep == ",") print "dof,hints_off,hints_on"
-	for (i = 1; i <= n; i++) print o[i] sep v[o[i], "off"] sep v[o[i], "on"]
+	for (i = 1; i <= n; i++) printf "%s%s%.3f%s%.3f\n", o[i], sep, v[o[i], "off"], sep, v[o[i], "on"]
 }

@@ -69,19 +69,13 @@ if [ "$(wc -l <"$out/workloads.csv")" -gt 1 ]; then
 fi
 
 if command -v gnuplot >/dev/null; then
-	grep -v '^ext4_dof,' "$out/summary.csv" | awk -F, 'NR > 1 {
-		k = $1 " " $2; sub(/^ext4_/, "", k)
-		if (!(k in v)) order[++n] = k
-		v[k, $3] = $4; v[k] = 1 }
-		END { for (i = 1; i <= n; i++) printf "\"%s\" %s %s\n", order[i], v[order[i], "off"], v[order[i], "on"] }' \
-		>"$out/summary.dat"
+	awk -f "$RUNNER_DIR/plot-data.awk" "$out/summary.csv" >"$out/summary.dat"
 	awk -v sep=" " -f "$RUNNER_DIR/dof.awk" "$out/summary.csv" >"$out/dof.dat"
 	# a plot only for data the tests produced (gnuplot fails on an empty file)
 	plots='' sum=0 dof=0
 	[ -s "$out/summary.dat" ] && plots="$out/summary.png" sum=1
 	[ -s "$out/dof.dat" ] && plots="$plots $out/dof.png" dof=1
-	gnuplot <<-GP
-		set terminal pngcairo size 1000,500 noenhanced
+	runner_plot 1000,500 "${plots# }" <<-GP
 		set grid ytics
 		set yrange [0:1.15]
 		set ylabel "fraction of contiguous"
@@ -104,6 +98,5 @@ if command -v gnuplot >/dev/null; then
 			plot "$out/dof.dat" using 1:2 title "hints off" pt 7, "" using 1:3 title "hints on" pt 7
 		}
 	GP
-	echo "plots: ${plots# }"
 fi
 exit "$status"

@@ -68,17 +68,13 @@ runner_page \
 	"Random 4 KiB overwrites of 3 x the 4 GiB capacity, greedy GC at 7 % over-provisioning" \
 	"$out/randwrite-table.csv"
 
-if command -v gnuplot >/dev/null; then
-	gnuplot <<-GP
-		set terminal pngcairo size 900,450 noenhanced
-		set output "$out/alignment.png"
-		set datafile separator ","
-		set title "nvmev-sim: 4 KiB random reads at multiples of a stride (8 dies x 32 KiB)"
-		set xlabel "stride (KiB)"
-		set ylabel "throughput relative to 4 KiB stride"
-		set yrange [0:1.1]
-		set grid
-		plot "$out/alignment.csv" using 1:4 every ::1 with linespoints pt 7 ps 0.4 notitle
-	GP
-	echo "plot: $out/alignment.png"
-fi
+runner_plot 900,450 "$out/alignment.png" <<-GP
+	set output "$out/alignment.png"
+	set datafile separator ","
+	set title "nvmev-sim: 4 KiB random reads at multiples of a stride (8 dies x 32 KiB)"
+	set xlabel "stride (KiB)"
+	set ylabel "throughput relative to 4 KiB stride"
+	set yrange [0:1.1]
+	set grid
+	plot "$out/alignment.csv" using 1:4 every ::1 with linespoints pt 7 ps 0.4 notitle
+GP

@@ -75,24 +75,45 @@ runner_csv() {
 	} >"$1/$4"
 }
 
-# runner_run_dirs OUTDIR COUNT: the directories of COUNT runs, each a
-# fresh boot, OUTDIR/run-1..COUNT, made; with PARSE_ONLY, those OUTDIR
-# holds consoles in
-runner_run_dirs() {
-	local out=$1 runs=$2 k
-	if [ -n "${PARSE_ONLY:-}" ] && compgen -G "$out/run-*/guest-console.txt" >/dev/null; then
-		runs=$(compgen -G "$out/run-*/guest-console.txt" | wc -l)
+# runner_repeat OUTDIR COUNT FUNC: FUNC DIR for each of COUNT runs, each a
+# fresh boot in DIR = OUTDIR/run-1..COUNT (with PARSE_ONLY: the runs
+# OUTDIR holds, read again), with KERNEL_TREE set to the patched kernel's
+# tree, built once for all of them. Returns 1 if any run failed.
+runner_repeat() {
+	local out=$1 runs=$2 fn=$3 k status=0
+	if [ -n "${PARSE_ONLY:-}" ]; then
+		if compgen -G "$out/run-*/guest-console.txt" >/dev/null; then
+			runs=$(compgen -G "$out/run-*/guest-console.txt" | wc -l)
+		fi
+	else
+		KERNEL_TREE=$(runner_kernel_tree)
+		export KERNEL_TREE
 	fi
 	for k in $(seq 1 "$runs"); do
+		echo "== run $k of $runs ($out/run-$k)"
 		mkdir -p "$out/run-$k"
-		echo "$out/run-$k"
+		"$fn" "$out/run-$k" || status=1
 	done
+	return "$status"
 }
 
 # runner_awk ARGS...: awk with the shared functions (median, spread) of
 # experiments/lib/stats.awk; ARGS as awk's, a program file by -f
 runner_awk() {
 	awk -f experiments/lib/stats.awk "$@"
+}
+
+# runner_plot SIZE PNG...: the gnuplot program on stdin, for PNGs of SIZE
+# ("900,450") that it names by "set output"; nothing without gnuplot
+runner_plot() {
+	local size=$1
+	shift
+	command -v gnuplot >/dev/null || return 0
+	{
+		echo "set terminal pngcairo size $size noenhanced"
+		cat
+	} | gnuplot
+	echo "plots: $*"
 }
 
 # runner_table CSV: CSV (a header line, then rows; no quoted commas) as

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2317 # run and what it calls: called by runner_repeat
 # The NIO experiments in the patched guest (host patches 4-5), run
 # (`make nio`), NIO_RUNS times (default 3), each a fresh boot: the guest's
 # nio-calibrate.sh (calibrate.sh here) sets
@@ -56,49 +57,39 @@ report() {
 	echo "== three-phase workload, jobs scaled to the guest's CPUs ($out/phases.csv)"
 	column -t -s, "$out/phases.csv"
 
-	if command -v gnuplot >/dev/null; then
-		for rw in read write; do
-			awk -v rw="$rw" -f "$RUNNER_DIR/plot-data.awk" "$out/nio.csv" >"$out/$rw.dat"
-			gnuplot <<-GP
-				set terminal pngcairo size 1100,450 noenhanced
-				set output "$out/$rw.png"
-				set multiplot layout 1,2 title "QD1 $rw on nvmev (patched guest): interrupts, polling, NIO"
-				set style data histograms
-				set style histogram clustered gap 1
-				set style fill solid 0.8 border -1
-				set grid ytics
-				set xlabel "KiB"
-				set ylabel "mean latency (us)"
-				plot "$out/$rw.dat" using 2:xtic(1) title "interrupt", "" using 3 title "classic poll", \
-					"" using 4 title "hybrid poll", "" using 5 title "NIO"
-				set ylabel "CPU of the issuing thread (%)"
-				set yrange [0:110]
-				plot "$out/$rw.dat" using 6:xtic(1) title "interrupt", "" using 7 title "classic poll", \
-					"" using 8 title "hybrid poll", "" using 9 title "NIO"
-				unset multiplot
-			GP
-		done
-		echo "plots: $out/read.png $out/write.png"
-	fi
+	for rw in read write; do
+		awk -v rw="$rw" -f "$RUNNER_DIR/plot-data.awk" "$out/nio.csv" >"$out/$rw.dat"
+		runner_plot 1100,450 "$out/$rw.png" <<-GP
+			set output "$out/$rw.png"
+			set multiplot layout 1,2 title "QD1 $rw on nvmev (patched guest): interrupts, polling, NIO"
+			set style data histograms
+			set style histogram clustered gap 1
+			set style fill solid 0.8 border -1
+			set grid ytics
+			set xlabel "KiB"
+			set ylabel "mean latency (us)"
+			plot "$out/$rw.dat" using 2:xtic(1) title "interrupt", "" using 3 title "classic poll", \
+				"" using 4 title "hybrid poll", "" using 5 title "NIO"
+			set ylabel "CPU of the issuing thread (%)"
+			set yrange [0:110]
+			plot "$out/$rw.dat" using 6:xtic(1) title "interrupt", "" using 7 title "classic poll", \
+				"" using 8 title "hybrid poll", "" using 9 title "NIO"
+			unset multiplot
+		GP
+	done
 }
 
 # run DIR: one boot of the patched guest, then its tables
 run() {
 	local status=0
-	KERNEL_TREE=$tree GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600} \
+	GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600} \
 		GUEST_APPEND="NIO_COUNT=1000 ${GUEST_APPEND:-}" runner_guest "$1" nio_experiment || status=1
 	report "$1" || status=1
 	return "$status"
 }
 
 status=0
-tree=
-[ -n "${PARSE_ONLY:-}" ] || tree=$(runner_kernel_tree)
-mapfile -t dirs < <(runner_run_dirs "$out" "$runs")
-for dir in "${dirs[@]}"; do
-	echo "== $dir"
-	run "$dir" || status=1
-done
+runner_repeat "$out" "$runs" run || status=1
 
 # The median over the runs, and the spread, of every per-size read ratio
 # the bounds are about, with the bound checked on the median

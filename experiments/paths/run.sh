@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2317 # run and what it calls: called by runner_repeat
 # Software latency on every host path, in patched-kernel guest runs
 # (`make paths`; guest.sh, test paths_experiment):
 # QD1 4 KiB random reads and writes through interrupts (fio pvsync2),
@@ -54,7 +55,7 @@ boot() {
 	done) >>"$out/host.txt" &
 	sampler=$!
 	start=$(date +%s)
-	KERNEL_TREE=$tree GUEST_NAME=paths GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} \
+	GUEST_NAME=paths GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} \
 		GUEST_APPEND="null_blk.nr_devices=0 ${GUEST_APPEND:-}" \
 		runner_guest "$out" paths_experiment >/dev/null || status=$?
 	kill "$sampler" 2>/dev/null || true
@@ -100,14 +101,7 @@ run() {
 }
 
 status=0
-tree=
-# one kernel build (or cache check) for every run
-[ -n "${PARSE_ONLY:-}" ] || tree=$(runner_kernel_tree)
-mapfile -t dirs < <(runner_run_dirs "$out" "$runs")
-for dir in "${dirs[@]}"; do
-	echo "== $dir"
-	run "$dir" || status=1
-done
+runner_repeat "$out" "$runs" run || status=1
 runner_awk -f "$RUNNER_DIR/median.awk" "$out"/run-*/nullblk.csv >"$out/median.csv" || status=1
 echo "== nvmev / null_blk, median of the runs ($out/median.csv)"
 column -t -s, "$out/median.csv"

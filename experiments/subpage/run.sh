@@ -83,20 +83,16 @@ runner_page \
 	"An extent per append, read as its extents at once: relative throughput (NAND reads per file)" \
 	"$out/extents-table.csv"
 
-if command -v gnuplot >/dev/null; then
-	gnuplot <<-GP
-		set terminal pngcairo size 900,450 noenhanced
-		set output "$out/subpage.png"
-		set datafile separator ","
-		set title "nvmev-sim: 16 files grown by sub-page appends (8 dies x 32 KiB program units)"
-		set xlabel "append size (KiB)"
-		set ylabel "read throughput relative to contiguous"
-		set yrange [0:1.1]
-		set key outside right
-		set grid
-		plot for [w in "1 2 4 8 16"] "$out/sim.csv" using (\$3 == w + 0 && strcol(4) eq "on" ? \$1 : 1/0):5 \
-			with points pt 7 ps 0.8 title "hints, ".w." wp", \
-			"$out/sim.csv" using (strcol(4) eq "off" ? \$1 : 1/0):5 with points pt 4 title "no hints"
-	GP
-	echo "plot: $out/subpage.png"
-fi
+runner_plot 900,450 "$out/subpage.png" <<-GP
+	set output "$out/subpage.png"
+	set datafile separator ","
+	set title "nvmev-sim: 16 files grown by sub-page appends (8 dies x 32 KiB program units)"
+	set xlabel "append size (KiB)"
+	set ylabel "read throughput relative to contiguous"
+	set yrange [0:1.1]
+	set key outside right
+	set grid
+	plot for [w in "1 2 4 8 16"] "$out/sim.csv" using (\$3 == w + 0 && strcol(4) eq "on" ? \$1 : 1/0):5 \
+		with points pt 7 ps 0.8 title "hints, ".w." wp", \
+		"$out/sim.csv" using (strcol(4) eq "off" ? \$1 : 1/0):5 with points pt 4 title "no hints"
+GP

@@ -52,26 +52,21 @@ if [ "$part" != guest ]; then
 		"Zoned against conventional: log-structured zones, 90 % full, 4 open, 3 x capacity" \
 		"$out/zone-log-table.csv"
 
-	if command -v gnuplot >/dev/null; then
-		gnuplot <<-GP
-			set terminal pngcairo size 900,450 noenhanced
-			set datafile separator ","
-			set key top left
-			set xlabel "zones written at once"
-			set logscale x 2
-			set output "$out/zone-sweep-write.png"
-			set title "nvmev-sim: zone write throughput (8 dies, 16 MiB zones)"
-			set ylabel "MB/s"
-			plot for [w in "1 2 4 8"] "$out/zone-sweep.csv" \
-				using (\$1 == w ? \$2 : NaN):3 with linespoints title "width ".w." dies"
-			set output "$out/zone-sweep-read.png"
-			set title "nvmev-sim: zone read throughput (8 dies, 16 MiB zones)"
-			plot for [w in "1 2 4 8"] "$out/zone-sweep.csv" \
-				using (\$1 == w ? \$2 : NaN):4 with linespoints title "width ".w." dies"
-		GP
-		echo
-		echo "plots: $out/zone-sweep-write.png $out/zone-sweep-read.png"
-	fi
+	runner_plot 900,450 "$out/zone-sweep-write.png" "$out/zone-sweep-read.png" <<-GP
+		set datafile separator ","
+		set key top left
+		set xlabel "zones written at once"
+		set logscale x 2
+		set output "$out/zone-sweep-write.png"
+		set title "nvmev-sim: zone write throughput (8 dies, 16 MiB zones)"
+		set ylabel "MB/s"
+		plot for [w in "1 2 4 8"] "$out/zone-sweep.csv" \
+			using (\$1 == w ? \$2 : NaN):3 with linespoints title "width ".w." dies"
+		set output "$out/zone-sweep-read.png"
+		set title "nvmev-sim: zone read throughput (8 dies, 16 MiB zones)"
+		plot for [w in "1 2 4 8"] "$out/zone-sweep.csv" \
+			using (\$1 == w ? \$2 : NaN):4 with linespoints title "width ".w." dies"
+	GP
 fi
 
 if [ "$part" != sim ]; then
