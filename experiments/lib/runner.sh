@@ -103,6 +103,16 @@ runner_awk() {
 	awk -f experiments/lib/stats.awk "$@"
 }
 
+# runner_show CSV...: each CSV in aligned columns, a blank line between
+runner_show() {
+	local f sep=
+	for f; do
+		printf '%s' "$sep"
+		column -t -s, "$f"
+		sep=$'\n'
+	done
+}
+
 # runner_plot SIZE PNG...: the gnuplot program on stdin, for PNGs of SIZE
 # ("900,450") that it names by "set output"; nothing without gnuplot
 runner_plot() {

@@ -24,11 +24,7 @@ runner_csv "$out" scaling_csv "round,case,drive,iops,mean_us" raw.csv
 } >"$out/rounds.csv"
 runner_awk -v targets="$RUNNER_DIR/targets.csv" -f "$RUNNER_DIR/summary.awk" \
 	"$out/rounds.csv" >"$out/summary.csv"
-column -s, -t <"$out/raw.csv"
-echo
-column -s, -t <"$out/rounds.csv"
-echo
-column -s, -t <"$out/summary.csv"
+runner_show "$out/raw.csv" "$out/rounds.csv" "$out/summary.csv"
 if [ "$(wc -l <"$out/rounds.csv")" -gt 1 ]; then
 	runner_page "Both drives' IOPS over the lone drive's (iops_ratio), and each drive's mean latency over the lone drive's (first: the module's drive, second: the configfs one); the median over the rounds, its spread and the target ([targets.csv](targets.csv))" \
 		"$out/summary.csv"

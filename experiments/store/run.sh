@@ -23,9 +23,7 @@ runner_csv "$out" store_csv "round,store,rw,qd,iops,mean_us" raw.csv
 	echo "rw,qd,linear_iops,pages_iops,pages_over_linear_median,min,max,rounds"
 	runner_awk -f "$RUNNER_DIR/ratios.awk" "$out/raw.csv" | sort -t, -k1,1 -k2,2n
 } >"$out/ratios.csv"
-column -s, -t <"$out/raw.csv"
-echo
-column -s, -t <"$out/ratios.csv"
+runner_show "$out/raw.csv" "$out/ratios.csv"
 if [ "$(wc -l <"$out/ratios.csv")" -eq 5 ]; then
 	runner_page "4 KiB random I/O, modelled time near zero; pages / linear: the median over the rounds and its spread" \
 		"$out/ratios.csv"
