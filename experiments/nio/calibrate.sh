@@ -1,6 +1,7 @@
 #!/bin/sh
-# nio-calibrate.sh DEVICE [COUNT]: NIO's static values for DEVICE (a block
-# device on a kernel with the NIO patch and poll queues). Measures the
+# nio-calibrate.sh DEVICE [COUNT] (this file, installed in the guest under
+# that name): NIO's static values for DEVICE (a block device on a kernel
+# with the NIO patch and poll queues). Measures the
 # QD1 polled latency (classic polling, RWF_HIPRI, COUNT calls, default
 # 500) per direction and size class (4, 8, 16, 32, 64 KiB) with nvmev-txn
 # and writes, per the NIO paper,
