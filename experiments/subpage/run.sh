@@ -28,14 +28,7 @@ run() {
 	[ "${5:-}" = extents ] && flag+=(--extents)
 	"$sim" --format csv --write_points_per_die "$1" subpage --append-kib "$3" \
 		--other-kib "$3" --files "$4" "${flag[@]}" |
-		awk -F, -v w="$1" -v h="$2" -v a="$3" -v n="$4" '
-			/^layout,/ { for (i = 1; i <= NF; i++) col[$i] = i }
-			/^fragmented,/ { split($0, f, ",") }
-			/^contiguous,/ { c = $col["nand_reads_per_file"] }
-			END { printf "%s,%s,%s,%s,%.4f,%.2f,%.2f,%.2f,%.4f,%d,%d\n", a, n, w, h,
-				f[col["relative"]], f[col["nand_reads_per_file"]], c,
-				f[col["program_units_per_file"]], f[col["waf"]],
-				f[col["pad_units"]], f[col["wpt_evictions"]] }'
+		awk -v w="$1" -v h="$2" -v a="$3" -v n="$4" -f "$RUNNER_DIR/row.awk"
 }
 
 header="append_kib,files,write_points,hints,relative,nand_reads_per_file,contiguous_reads_per_file,program_units_per_file,waf,pad_units,evictions"
