@@ -1,17 +1,26 @@
 # nvmev: virtual NVMe SSD (kernel module) and its flash model.
 #
 #   make              build nvmev.ko (against KDIR) and the userspace tools
-#   make experiments  install deps, build, run the simulator experiments
+#   make experiments  install deps, build, run the simulator experiments and a guest demo
 #   make check        install deps, build, run every test tier (TIERS=unit,guest: those)
 #   make bench        simulation speed (Google Benchmark)
-#   make timing       nvmev.ko's timing in a QEMU guest vs the model
-#   make hints        placement-hint experiments, simulator and guest
-#   make subpage      sub-page appends against write points per die, simulator
-#   make ext4         file-system experiments through ext4, patched guest kernel
-#   make nio          NIO lazy polling vs interrupts and polling, patched guest kernel
-#   make paths        software latency on every host path, and null_blk's, median of 3 guest runs
-#   make store        the default store against the memmap= store, one stock guest
 #   make dkms-install nvmev.ko through DKMS: rebuilt for every kernel installed later
+#
+# Each experiment NAME is experiments/NAME/ (its driver run.sh, guest half
+# guest.sh, analysis, reference figures, and its page README.md, whose
+# results block the run rewrites); `make NAME` runs it into results/NAME/:
+#   fragmentation  alignment, fragmented files, random writes in nvmev-sim
+#   demo           a guest with nvmev.ko: mkfs.ext4, fio, geometry, statistics
+#   timing         nvmev.ko's timing in a QEMU guest vs the model
+#   hints          placement-hint experiments, simulator and guest
+#   subpage        sub-page appends against write points per die, simulator
+#   zns            zone width, open zones, zoned vs conventional; simulator and guest
+#   ext4           file-system experiments through ext4, patched guest kernel
+#   nio            NIO lazy polling vs interrupts and polling, patched guest kernel
+#   paths          software latency on every host path, and null_blk's, median of 3 guest runs
+#   store          the default store against the memmap= store, one stock guest
+#   scaling        two drives at once against one, one stock guest
+# PART=sim (or guest) runs one half of hints and zns.
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
 
@@ -21,8 +30,11 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints subpage zns ext4 nio paths store \
-	scaling \
+EXPERIMENTS := fragmentation demo timing hints subpage zns ext4 nio paths store scaling
+SIM_BIN = $(BUILD)/release/sim/nvmev-sim
+PART ?= all
+
+.PHONY: all module sim deps check bench experiments $(EXPERIMENTS) \
 	dkms-install dkms-uninstall clean
 
 all: module sim
@@ -49,46 +61,40 @@ check: deps
 bench: deps sim
 	$(BUILD)/release/bench/sim_bench
 
-experiments: deps sim
-	scripts/sim-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/sim
-	scripts/guest-test.sh demo
+experiments: fragmentation demo
 
-# nvmev.ko's timing in a guest next to the model (latency, stride knees)
+fragmentation: deps sim
+	experiments/fragmentation/run.sh $(SIM_BIN) $(RESULTS)/fragmentation
+
+demo: deps
+	experiments/demo/run.sh
+
 timing: deps sim
-	scripts/guest-timing.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/guest
+	experiments/timing/run.sh $(SIM_BIN) $(RESULTS)/timing
 
-# placement hints off/on in nvmev-sim and in a guest (nvmev-hint replay)
 hints: deps sim
-	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
+	experiments/hints/run.sh $(SIM_BIN) $(RESULTS)/hints $(PART)
 
-# page-level fragmentation: sub-page appends vs write points per die
 subpage: deps sim
-	scripts/subpage-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/subpage
+	experiments/subpage/run.sh $(SIM_BIN) $(RESULTS)/subpage
 
-# zoned namespaces in nvmev-sim: zone width and open zones; zoned vs
-# conventional, there and through Linux's block layer in a stock guest
 zns: deps sim
-	scripts/zns-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/zns
-	scripts/zns-guest-experiment.sh $(RESULTS)/zns
+	experiments/zns/run.sh $(SIM_BIN) $(RESULTS)/zns $(PART)
 
-# fragmentation through ext4 with the host patches: hints off/on vs contiguous
 ext4: deps
-	scripts/ext4-experiments.sh $(RESULTS)/ext4
+	experiments/ext4/run.sh $(RESULTS)/ext4
 
-# synchronous polling and NIO (host patches 4-5): latency and CPU
 nio: deps
-	scripts/nio-experiments.sh $(RESULTS)/nio
+	experiments/nio/run.sh $(RESULTS)/nio
 
 paths: deps
-	scripts/paths-experiment.sh $(RESULTS)/paths
+	experiments/paths/run.sh $(RESULTS)/paths
 
-# the default (page-backed) store vs the memmap= store, stock guest: IOPS ratios
 store: deps
-	scripts/store-experiment.sh $(RESULTS)/store
+	experiments/store/run.sh $(RESULTS)/store
 
-# two drives at once against one: IOPS and latency ratios (docs/drives.md)
 scaling: deps
-	scripts/scaling-experiment.sh $(RESULTS)/scaling
+	experiments/scaling/run.sh $(RESULTS)/scaling
 
 # KVERS="6.1.0-28-amd64 ...": build for those too (default: the running kernel)
 dkms-install:

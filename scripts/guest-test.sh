@@ -154,7 +154,7 @@ scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" 
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
 	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
 	"$PWD/$userspace/workloads/nvmev-layout" "$PWD/$userspace/workloads/nvmev-txn" \
-	"$PWD/scripts/nio-calibrate.sh" "$PWD/$userspace/uhost/nvmev-uhost"
+	"$PWD/$userspace/uhost/nvmev-uhost"
 
 log=$build/console.log
 echo "guest-test: booting $kver, ${memory%%=*}=${drive_mib}, tests: $tests (timeout ${timeout_s}s)"

@@ -125,8 +125,14 @@ fi
 release() {
 	make -s sim BUILD="$build" >"$build/release-build.log" 2>&1 ||
 		{ tail -50 "$build/release-build.log"; return 1; }
-	scripts/sim-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments" &&
-		scripts/subpage-experiments.sh "$build/release/sim/nvmev-sim" "$build/experiments/subpage"
+	# the pages' results blocks are written into copies: the tree stays as it is
+	mkdir -p "$build/experiments"
+	cp experiments/fragmentation/README.md "$build/experiments/fragmentation.md"
+	cp experiments/subpage/README.md "$build/experiments/subpage.md"
+	RESULTS_PAGE="$build/experiments/fragmentation.md" experiments/fragmentation/run.sh \
+		"$build/release/sim/nvmev-sim" "$build/experiments/fragmentation" &&
+		RESULTS_PAGE="$build/experiments/subpage.md" experiments/subpage/run.sh \
+			"$build/release/sim/nvmev-sim" "$build/experiments/subpage"
 }
 
 run_tier release release
@@ -202,7 +208,7 @@ fi
 run_lanes "guest debug" "guest612 patched"
 run_tier checkpatch scripts/checkpatch.sh
 run_tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \
-	tests/unit/*.sh tests/guest/*.sh experiments/guest/*.sh .ci/run
+	tests/unit/*.sh tests/guest/*.sh experiments/*/*.sh .ci/run
 
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

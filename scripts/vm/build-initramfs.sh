@@ -93,8 +93,14 @@ if [ -n "${NVMEV_MODPROBE:-}" ]; then
 fi
 
 cp "$here"/tests/guest/*.sh "$root/tests/"
+# each experiment's guest half as /experiments/NAME.sh; NIO's calibration
+# as a command (the nio and paths experiments and tests call it)
 mkdir -p "$root/experiments"
-cp "$here"/experiments/guest/*.sh "$root/experiments/"
+for half in "$here"/experiments/*/guest.sh; do
+	name=$(basename "$(dirname "$half")")
+	cp "$half" "$root/experiments/$name.sh"
+done
+cp "$here/experiments/nio/calibrate.sh" "$root/bin/nio-calibrate.sh"
 cp "$here/tests/guest/init.sh" "$root/init"
 chmod +x "$root/init" "$root"/tests/*.sh
 

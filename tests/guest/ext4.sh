@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest tests of the patched kernel's placement hints through ext4
 # (host patches 1-3; busybox sh, sourced by tests.sh), and the paper's
-# file-system workloads of scripts/ext4-experiments.sh.
+# file-system workloads of experiments/ext4/run.sh.
 
 # chunk_lba FILE CHUNK_BYTES K [START_SECTOR]: device LBA (512 B) of the
 # first block of chunk K of FILE, from filefrag -e (4 KiB blocks)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest tests of the patched kernel's synchronous polled path and NIO
 # lazy polling (host patches 4-5; busybox sh, sourced by tests.sh), and
-# the experiment of scripts/nio-experiments.sh.
+# the experiment of experiments/nio/run.sh.
 
 # the device's time scale in test_nio and the experiment: slowed so that
 # device time dominates the guest's submission and timer costs

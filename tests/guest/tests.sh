@@ -1,7 +1,7 @@
 #!/bin/sh
 # The guest tests of nvmev.ko (busybox sh), and the guest halves of the
 # experiments: every file of /tests (tests/guest/, by subject) and
-# /experiments (experiments/guest/) defines test_<name> functions. Each
+# /experiments (experiments/NAME/guest.sh as NAME.sh) defines test_<name> functions. Each
 # test loads and unloads the module itself; run_tests (lib.sh) reports and
 # cleans up. The line above a test's function names its tiers, e.g.
 #   # tiers: stock debug

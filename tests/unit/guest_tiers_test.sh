@@ -32,7 +32,7 @@ while IFS=: read -r file line text; do
 		fi
 		count[$w]=$((${count[$w]:-0} + 1))
 	done
-done < <(grep -n '^test_[a-z0-9_]*() {' tests/guest/*.sh experiments/guest/*.sh)
+done < <(grep -n '^test_[a-z0-9_]*() {' tests/guest/*.sh experiments/*/guest.sh)
 for t in $tiers none; do
 	printf '%s=%s ' "$t" "${count[$t]:-0}"
 done
