@@ -5,13 +5,14 @@
  * Layers, each in its own file, as in drivers/nvme/target:
  *   nvmev_drive.c   one drive's creation and removal, in order
  *   nvmev_configfs.c drives made at run time (/sys/kernel/config/nvmev)
- *   nvmev_mem.c     the registers' memory: memmap= or a memory block
+ *   nvmev_bar_mem.c the registers' memory: memmap= or a memory block
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
  *   nvmev_msi.c     an MSI domain of our own when the kernel has none
  *   nvmev_ctrl.c    registers, queues, doorbells, completions (portable,
  *                   fuzzed in userspace as a state machine)
  *   nvmev_worker.c  the controller thread that drives it
- *   nvmev_host.c    host memory: which addresses are RAM the device may use
+ *   nvmev_host_mem.c host memory the device reaches: which addresses are
+ *                   RAM it may use, PRP transfers to and from them
  *   nvmev_cmd.c     parsing of commands (portable, fuzzed in userspace)
  *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
@@ -96,7 +97,7 @@ struct nvmev_trim {
 
 #define NVMEV_HELD_TRIMS	16
 
-/* System RAM, as the resource tree had it at load (nvmev_host.c) */
+/* System RAM, as the resource tree had it at load (nvmev_host_mem.c) */
 struct nvmev_host_range {
 	u64 start, end;			/* [start, end) */
 };
@@ -132,7 +133,7 @@ struct nvmev_dev {
 	char name[NVMEV_NAME_LEN];	/* debugfs directory, thread */
 	char tag[NVMEV_NAME_LEN + 8];	/* log lines: "" or "drive NAME: " */
 	struct ftl_config cfg;
-	u64 memmap_start;		/* the registers' memory (nvmev_mem.c) */
+	u64 memmap_start;		/* the registers' memory (nvmev_bar_mem.c) */
 	u64 memmap_size;
 	const char *memmap_start_arg;	/* as given, for messages */
 	const char *memmap_size_arg;
@@ -263,11 +264,11 @@ bool nvmev_pci_poll(struct nvmev_dev *dev);
 int nvmev_worker_start(struct nvmev_dev *dev);
 void nvmev_worker_stop(struct nvmev_dev *dev);
 
-/* nvmev_host.c */
-/* nvmev_mem.c: the memory under BAR0 (and a memmap= data area) */
-int nvmev_mem_claim(struct nvmev_dev *dev);
-void nvmev_mem_release(struct nvmev_dev *dev);
+/* nvmev_bar_mem.c: the memory under BAR0 (and a memmap= data area) */
+int nvmev_bar_mem_claim(struct nvmev_dev *dev);
+void nvmev_bar_mem_release(struct nvmev_dev *dev);
 
+/* nvmev_host_mem.c: host memory the device reaches */
 int nvmev_host_init(struct nvmev_dev *dev);
 void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);

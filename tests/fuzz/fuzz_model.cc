@@ -6,8 +6,8 @@
 // controller resets. Every command goes through the module's own code, as
 // nvmev.ko runs it: nvmev_io_execute() (nvmev_io.c) parses it
 // (nvmev_cmd.c), keeps the zones' rules (nvmev_zoned.c,
-// nvmev_zone_state.c), moves the data between fake host memory (nvmev_host.c, nvmev_prp.c)
-// and the store (nvmev_store.c), and asks the flash model (ftl/). Only
+// nvmev_zone_state.c), moves the data between fake host memory
+// (nvmev_host_mem.c, nvmev_prp.c) and the store (nvmev_store.c), and asks the flash model (ftl/). Only
 // kernel calls are stand-ins (kshim/); this file is the host.
 //
 // After every command its data is read back and every zone's state and
