@@ -41,6 +41,7 @@
 #include "ftl.h"
 #include "nvmev_cmd.h"
 #include "nvmev_ctrl.h"
+#include "nvmev_handlers.h"
 #include "nvmev_hint.h"
 #include "nvmev_zone_state.h"
 

@@ -192,21 +192,23 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
 #define NVMEV_EFFECTS_LBA_WRITE	(NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC)
 #define NVM_ZNS			(NVMEV_SET_NVM | NVMEV_SET_ZNS)
 
-/* the handlers exist in the module only: userspace builds parse */
+/*
+ * The handlers (nvmev_handlers.h) exist in the module only: userspace
+ * builds parse. The NVM and zoned ones (nvmev_io.c, nvmev_zoned.c) also
+ * build in userspace for tests/fuzz/fuzz_model.cc, which defines
+ * NVMEV_IO_EXEC to run commands through them; the admin handlers stay
+ * the module's.
+ */
+#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
+#include "nvmev_handlers.h"
+#define IO_EXEC(fn)	.exec = (fn)
+#else
+#define IO_EXEC(fn)	.exec = NULL
+#endif
 #ifdef __KERNEL__
 #define EXEC(fn)	.exec = (fn)
 #else
 #define EXEC(fn)	.exec = NULL
-#endif
-/*
- * The NVM and zoned handlers (nvmev_io.c, nvmev_zoned.c) also build in
- * userspace for tests/fuzz/fuzz_model.cc, which defines NVMEV_IO_EXEC to
- * run commands through them; the admin handlers stay the module's.
- */
-#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
-#define IO_EXEC(fn)	.exec = (fn)
-#else
-#define IO_EXEC(fn)	.exec = NULL
 #endif
 
 /*
