@@ -310,11 +310,14 @@ void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);
 /* a controller reset: features back to their defaults, held AERs dropped */
 void nvmev_admin_reset(struct nvmev_dev *dev);
 
-/* nvmev_errlog.c: record a command that completed with error @status */
+/*
+ * nvmev_errlog.c: record a command that completed with error @status, the
+ * field at fault at @error_loc (nvmev_err_loc(), or NVMEV_ERR_LOC_NONE)
+ */
 void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
-		      u16 status, u64 lba);
+		      u16 status, u64 lba, u16 error_loc);
 void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
-		     const struct nvmev_sqe *sqe, u16 status);
+		     const struct nvmev_sqe *sqe, u16 status, u16 error_loc);
 /* the log page, newest first, into zeroed @page of the log's size */
 void nvmev_errlog_read(const struct nvmev_dev *dev, void *page);
 

@@ -25,45 +25,45 @@ u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 		     u32 *result);
 /* nvmev_admin.c: the admin commands' handlers */
 u16 nvmev_admin_identify(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req, u32 *result);
+			 struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
-			     const struct nvmev_admin_req *req, u32 *result);
+			     struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_features(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req, u32 *result);
+			 struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_create_cq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
+			  struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_create_sq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
+			  struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_delete_cq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
+			  struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_delete_sq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
+			  struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_abort(struct nvmev_dev *dev,
-		      const struct nvmev_admin_req *req, u32 *result);
+		      struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_async_event(struct nvmev_dev *dev,
-			    const struct nvmev_admin_req *req, u32 *result);
+			    struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
-			   const struct nvmev_admin_req *req, u32 *result);
+			   struct nvmev_admin_req *req, u32 *result);
 
 /* nvmev_io.c: the NVM commands' handlers */
 u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
-		   const struct nvmev_io_req *req, u64 *due);
+		   struct nvmev_io_req *req, u64 *due);
 u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
-		const struct nvmev_io_req *req, u64 *due);
+		struct nvmev_io_req *req, u64 *due);
 u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			  const struct nvmev_io_req *req, u64 *due);
+			  struct nvmev_io_req *req, u64 *due);
 u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
-		 const struct nvmev_io_req *req, u64 *due);
+		 struct nvmev_io_req *req, u64 *due);
 /* nvmev_zoned.c: the Zoned Namespace command set's handlers */
 u16 nvmev_zoned_rw(struct nvmev_dev *dev, u16 sqid,
-		   const struct nvmev_io_req *req, u64 *due);
+		   struct nvmev_io_req *req, u64 *due);
 u16 nvmev_zoned_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			     const struct nvmev_io_req *req, u64 *due);
+			     struct nvmev_io_req *req, u64 *due);
 u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
-		      const struct nvmev_io_req *req, u64 *due);
+		      struct nvmev_io_req *req, u64 *due);
 u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req, u64 *due);
+			 struct nvmev_io_req *req, u64 *due);
 u16 nvmev_zone_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req, u64 *due);
+			 struct nvmev_io_req *req, u64 *due);
 
 #endif /* NVMEV_HANDLERS_H */

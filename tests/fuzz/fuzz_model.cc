@@ -934,8 +934,8 @@ void step(Drive& d, Input& in) {
 extern "C" void nvmev_ctrl_complete(struct nvmev_ctrl*, u16, u16 cid, u16 status, u64 result, u64) {
   g_done->push_back(Completion{cid, status, result});
 }
-extern "C" void nvmev_errlog_add(struct nvmev_dev*, u16, u16, u32, u16, u64) {}
-extern "C" void nvmev_errlog_io(struct nvmev_dev*, u16, const struct nvmev_sqe*, u16) {}
+extern "C" void nvmev_errlog_add(struct nvmev_dev*, u16, u16, u32, u16, u64, u16) {}
+extern "C" void nvmev_errlog_io(struct nvmev_dev*, u16, const struct nvmev_sqe*, u16, u16) {}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
