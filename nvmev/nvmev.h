@@ -5,13 +5,14 @@
  * Layers, each in its own file, as in drivers/nvme/target:
  *   nvmev_drive.c   one drive's creation and removal, in order
  *   nvmev_configfs.c drives made at run time (/sys/kernel/config/nvmev)
- *   nvmev_mem.c     the registers' memory: memmap= or a memory block
+ *   nvmev_bar_mem.c the registers' memory: memmap= or a memory block
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
  *   nvmev_msi.c     an MSI domain of our own when the kernel has none
  *   nvmev_ctrl.c    registers, queues, doorbells, completions (portable,
  *                   fuzzed in userspace as a state machine)
  *   nvmev_worker.c  the controller thread that drives it
- *   nvmev_host.c    host memory: which addresses are RAM the device may use
+ *   nvmev_host_mem.c host memory the device reaches: which addresses are
+ *                   RAM it may use, PRP transfers to and from them
  *   nvmev_cmd.c     parsing of commands (portable, fuzzed in userspace)
  *   nvmev_prp.c     PRP walking (portable, fuzzed in userspace)
  *   nvmev_admin.c   admin command set
@@ -40,6 +41,7 @@
 #include "ftl.h"
 #include "nvmev_cmd.h"
 #include "nvmev_ctrl.h"
+#include "nvmev_handlers.h"
 #include "nvmev_hint.h"
 #include "nvmev_zone_state.h"
 
@@ -96,7 +98,7 @@ struct nvmev_trim {
 
 #define NVMEV_HELD_TRIMS	16
 
-/* System RAM, as the resource tree had it at load (nvmev_host.c) */
+/* System RAM, as the resource tree had it at load (nvmev_host_mem.c) */
 struct nvmev_host_range {
 	u64 start, end;			/* [start, end) */
 };
@@ -132,7 +134,7 @@ struct nvmev_dev {
 	char name[NVMEV_NAME_LEN];	/* debugfs directory, thread */
 	char tag[NVMEV_NAME_LEN + 8];	/* log lines: "" or "drive NAME: " */
 	struct ftl_config cfg;
-	u64 memmap_start;		/* the registers' memory (nvmev_mem.c) */
+	u64 memmap_start;		/* the registers' memory (nvmev_bar_mem.c) */
 	u64 memmap_size;
 	const char *memmap_start_arg;	/* as given, for messages */
 	const char *memmap_size_arg;
@@ -263,11 +265,11 @@ bool nvmev_pci_poll(struct nvmev_dev *dev);
 int nvmev_worker_start(struct nvmev_dev *dev);
 void nvmev_worker_stop(struct nvmev_dev *dev);
 
-/* nvmev_host.c */
-/* nvmev_mem.c: the memory under BAR0 (and a memmap= data area) */
-int nvmev_mem_claim(struct nvmev_dev *dev);
-void nvmev_mem_release(struct nvmev_dev *dev);
+/* nvmev_bar_mem.c: the memory under BAR0 (and a memmap= data area) */
+int nvmev_bar_mem_claim(struct nvmev_dev *dev);
+void nvmev_bar_mem_release(struct nvmev_dev *dev);
 
+/* nvmev_host_mem.c: host memory the device reaches */
 int nvmev_host_init(struct nvmev_dev *dev);
 void nvmev_host_exit(struct nvmev_dev *dev);
 void *nvmev_host_ptr(struct nvmev_dev *dev, u64 addr, u64 len, bool write);
@@ -308,11 +310,14 @@ void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);
 /* a controller reset: features back to their defaults, held AERs dropped */
 void nvmev_admin_reset(struct nvmev_dev *dev);
 
-/* nvmev_errlog.c: record a command that completed with error @status */
+/*
+ * nvmev_errlog.c: record a command that completed with error @status, the
+ * field at fault at @error_loc (nvmev_err_loc(), or NVMEV_ERR_LOC_NONE)
+ */
 void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
-		      u16 status, u64 lba);
+		      u16 status, u64 lba, u16 error_loc);
 void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
-		     const struct nvmev_sqe *sqe, u16 status);
+		     const struct nvmev_sqe *sqe, u16 status, u16 error_loc);
 /* the log page, newest first, into zeroed @page of the log's size */
 void nvmev_errlog_read(const struct nvmev_dev *dev, void *page);
 

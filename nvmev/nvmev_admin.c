@@ -25,7 +25,8 @@ static void nvmev_admin_done(struct nvmev_dev *dev, const struct nvmev_admin_req
 	dev->stats.admin_cmds++;
 	if (status) {
 		dev->stats.admin_errors++;
-		nvmev_errlog_add(dev, 0, req->cid, req->nsid, status, 0);
+		nvmev_errlog_add(dev, 0, req->cid, req->nsid, status, 0,
+				 req->error_loc);
 	}
 	nvmev_ctrl_complete(&dev->ctrl, 0, req->cid, status, result,
 			    ktime_get_ns());
@@ -195,7 +196,7 @@ static void nvmev_active_list(struct nvmev_dev *dev, u32 after, u8 *list)
 }
 
 u16 nvmev_admin_identify(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req, u32 *result)
+			 struct nvmev_admin_req *req, u32 *result)
 {
 	void *buf = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	u8 *p = buf;
@@ -327,7 +328,7 @@ static_assert(NVMEV_ERRLOG_ENTRIES * NVMEV_ERRLOG_ENTRY_BYTES <= SZ_4K);
 
 /* fields checked by nvmev_admin_parse(): a known log, offset inside it */
 u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
-			     const struct nvmev_admin_req *req, u32 *result)
+			     struct nvmev_admin_req *req, u32 *result)
 {
 	u16 status = NVME_SC_INTERNAL;
 	u8 *page, *out;
@@ -452,7 +453,7 @@ u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 
 /* Get and Set Features of a row of nvmev_features[], fields checked */
 u16 nvmev_admin_features(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req, u32 *result)
+			 struct nvmev_admin_req *req, u32 *result)
 {
 	const struct nvmev_feature *f = req->feat;
 
@@ -481,31 +482,40 @@ void nvmev_admin_reset(struct nvmev_dev *dev)
 }
 
 u16 nvmev_admin_create_cq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result)
+			  struct nvmev_admin_req *req, u32 *result)
 {
 	return nvmev_ctrl_create_cq(&dev->ctrl, req);
 }
 
 u16 nvmev_admin_create_sq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result)
+			  struct nvmev_admin_req *req, u32 *result)
 {
 	return nvmev_ctrl_create_sq(&dev->ctrl, req);
 }
 
+/* a queue that does not exist, or a CQ with SQs still: QID names it */
 u16 nvmev_admin_delete_cq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result)
+			  struct nvmev_admin_req *req, u32 *result)
 {
-	return nvmev_ctrl_delete_cq(&dev->ctrl, req->qid);
+	u16 status = nvmev_ctrl_delete_cq(&dev->ctrl, req->qid);
+
+	if (status)
+		req->error_loc = NVMEV_ERR_LOC_QID;
+	return status;
 }
 
 u16 nvmev_admin_delete_sq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result)
+			  struct nvmev_admin_req *req, u32 *result)
 {
-	return nvmev_ctrl_delete_sq(&dev->ctrl, req->qid);
+	u16 status = nvmev_ctrl_delete_sq(&dev->ctrl, req->qid);
+
+	if (status)
+		req->error_loc = NVMEV_ERR_LOC_QID;
+	return status;
 }
 
 /* commands run to completion at once: nothing is abortable */
-u16 nvmev_admin_abort(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+u16 nvmev_admin_abort(struct nvmev_dev *dev, struct nvmev_admin_req *req,
 		      u32 *result)
 {
 	*result = 1;
@@ -514,7 +524,7 @@ u16 nvmev_admin_abort(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
 
 /* held until an event occurs; none is generated yet */
 u16 nvmev_admin_async_event(struct nvmev_dev *dev,
-			    const struct nvmev_admin_req *req, u32 *result)
+			    struct nvmev_admin_req *req, u32 *result)
 {
 	if (dev->nr_aers > NVMEV_AERL)
 		return NVME_SC_ASYNC_LIMIT | NVME_STATUS_DNR;
@@ -524,7 +534,7 @@ u16 nvmev_admin_async_event(struct nvmev_dev *dev,
 }
 
 u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
-			   const struct nvmev_admin_req *req, u32 *result)
+			   struct nvmev_admin_req *req, u32 *result)
 {
 	return NVME_SC_SUCCESS;
 }

@@ -6,8 +6,6 @@
 #include "nvmev_cmd.h"
 #include "nvmev_hint.h"
 
-#define DNR(sc)	((u16)((sc) | NVME_STATUS_DNR))
-
 static u32 nvmev_dw(const struct nvmev_sqe *sqe, int i)
 {
 	return ftl_le32_to_cpu(sqe->dw[i]);
@@ -75,7 +73,7 @@ static u16 nvmev_parse_lbas(const struct nvmev_ns_view *ns,
 	u64 nlb = (u64)(nvmev_dw(sqe, 12) & 0xffff) + 1;
 
 	if (!nvmev_lba_range_ok(req->ns, slba, nlb))
-		return DNR(NVME_SC_LBA_RANGE);
+		return nvmev_io_bad_field(req, NVME_SC_LBA_RANGE, nvmev_err_loc(10, 0));
 	req->model.off = req->ns->base + (slba << req->ns->lba_shift);
 	req->model.len = nlb << req->ns->lba_shift;
 	return NVME_SC_SUCCESS;
@@ -89,7 +87,7 @@ static u16 nvmev_parse_rw(const struct nvmev_ns_view *ns, const struct nvmev_sqe
 	if (status)
 		return status;
 	if (req->model.len > NVMEV_MAX_XFER)
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(12, 0));
 	req->model.op = req->opcode == nvme_cmd_write ? FTL_OP_WRITE :
 							FTL_OP_READ;
 	/* on a Read too: the model counts and ignores it */
@@ -139,9 +137,10 @@ static u16 nvmev_parse_zone_append(const struct nvmev_ns_view *ns,
 
 	if (status)
 		return status;
-	if (!nvmev_zone_start_ok(req->ns, nvmev_qw(sqe, 10)) ||
-	    req->model.len > NVMEV_MAX_XFER)
-		return DNR(NVME_SC_INVALID_FIELD);
+	if (!nvmev_zone_start_ok(req->ns, nvmev_qw(sqe, 10)))
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(10, 0));
+	if (req->model.len > NVMEV_MAX_XFER)
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(12, 0));
 	req->model.op = FTL_OP_WRITE;
 	return NVME_SC_SUCCESS;
 }
@@ -158,13 +157,13 @@ static u16 nvmev_parse_zone_send(const struct nvmev_ns_view *ns,
 	req->zone_all = cdw13 & (1u << 8);
 	/* no zone descriptor extensions (ZDES 0): 10h is not an action */
 	if (req->zsa < NVME_ZONE_CLOSE || req->zsa > NVME_ZONE_OFFLINE)
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(13, 0));
 	if (req->zone_all)
 		return NVME_SC_SUCCESS;
 	if (req->slba >= req->ns->nsze)
-		return DNR(NVME_SC_LBA_RANGE);
+		return nvmev_io_bad_field(req, NVME_SC_LBA_RANGE, nvmev_err_loc(10, 0));
 	if (!nvmev_zone_start_ok(req->ns, req->slba))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(10, 0));
 	return NVME_SC_SUCCESS;
 }
 
@@ -180,11 +179,14 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
 	req->zrasf = (cdw13 >> 8) & 0xff;
 	req->partial = cdw13 & (1u << 16);
 	/* Report Zones only: Extended Report Zones needs ZDES */
-	if ((cdw13 & 0xff) != NVME_ZRA_ZONE_REPORT || req->zrasf > 7 ||
-	    bytes > NVMEV_MAX_XFER)
-		return DNR(NVME_SC_INVALID_FIELD);
+	if ((cdw13 & 0xff) != NVME_ZRA_ZONE_REPORT)
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(13, 0));
+	if (req->zrasf > 7)
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(13, 8));
+	if (bytes > NVMEV_MAX_XFER)
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(12, 0));
 	if (req->slba >= req->ns->nsze)
-		return DNR(NVME_SC_LBA_RANGE);
+		return nvmev_io_bad_field(req, NVME_SC_LBA_RANGE, nvmev_err_loc(10, 0));
 	req->xfer = bytes;
 	return NVME_SC_SUCCESS;
 }
@@ -192,21 +194,23 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
 #define NVMEV_EFFECTS_LBA_WRITE	(NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC)
 #define NVM_ZNS			(NVMEV_SET_NVM | NVMEV_SET_ZNS)
 
-/* the handlers exist in the module only: userspace builds parse */
+/*
+ * The handlers (nvmev_handlers.h) exist in the module only: userspace
+ * builds parse. The NVM and zoned ones (nvmev_io.c, nvmev_zoned.c) also
+ * build in userspace for tests/fuzz/fuzz_model.cc, which defines
+ * NVMEV_IO_EXEC to run commands through them; the admin handlers stay
+ * the module's.
+ */
+#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
+#include "nvmev_handlers.h"
+#define IO_EXEC(fn)	.exec = (fn)
+#else
+#define IO_EXEC(fn)	.exec = NULL
+#endif
 #ifdef __KERNEL__
 #define EXEC(fn)	.exec = (fn)
 #else
 #define EXEC(fn)	.exec = NULL
-#endif
-/*
- * The NVM and zoned handlers (nvmev_io.c, nvmev_zoned.c) also build in
- * userspace for tests/fuzz/fuzz_model.cc, which defines NVMEV_IO_EXEC to
- * run commands through them; the admin handlers stay the module's.
- */
-#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
-#define IO_EXEC(fn)	.exec = (fn)
-#else
-#define IO_EXEC(fn)	.exec = NULL
 #endif
 
 /*
@@ -277,25 +281,26 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		   struct nvmev_io_req *req)
 {
 	ftl_memset(req, 0, sizeof(*req));
+	req->error_loc = NVMEV_ERR_LOC_NONE;
 	req->opcode = nvmev_dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
 	req->nsid = nvmev_dw(sqe, 1);
 	req->prp1 = nvmev_qw(sqe, 6);
 	req->prp2 = nvmev_qw(sqe, 8);
 	if (nvmev_uses_sgl(sqe))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_PSDT);
 	/* an inactive NSID, as one beyond NN: Invalid Namespace or Format */
 	req->ns = nvmev_ns_get(ns, req->nsid);
 	if (!req->ns &&
 	    !(req->opcode == nvme_cmd_flush && req->nsid == NVME_NSID_ALL))
-		return DNR(NVME_SC_INVALID_NS);
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
 	/* Flush of every namespace: the NVM command set's */
 	req->cmd = nvmev_find_io_cmd(req->opcode,
 				     req->ns ? req->ns->csi : NVME_CSI_NVM);
 	/* a command of another command set than the namespace's, or CC's */
 	if (!req->cmd ||
 	    (ns->nvm_only && !nvmev_find_io_cmd(req->opcode, NVME_CSI_NVM)))
-		return DNR(NVME_SC_INVALID_OPCODE);
+		return nvmev_io_bad_field(req, NVME_SC_INVALID_OPCODE, NVMEV_ERR_LOC_OPCODE);
 	return req->cmd->parse(ns, sqe, req);
 }
 
@@ -320,7 +325,7 @@ u16 nvmev_dsm_check(const struct nvmev_ns *ns, const void *ranges, u32 nr)
 	for (i = 0; i < nr; i++) {
 		nvmev_dsm_fields(ranges, i, &slba, &nlb);
 		if (!nvmev_lba_range_ok(ns, slba, nlb))
-			return DNR(NVME_SC_LBA_RANGE);
+			return NVME_SC_LBA_RANGE | NVME_STATUS_DNR;
 	}
 	return NVME_SC_SUCCESS;
 }
@@ -355,10 +360,11 @@ u32 nvmev_log_page_size(u8 lid)
  * zeroes. FFFFFFFFh names no namespace without namespace management.
  */
 static u16 nvmev_valid_ns(const struct nvmev_ns_view *ns,
-			  const struct nvmev_admin_req *req)
+			  struct nvmev_admin_req *req)
 {
-	return req->nsid && req->nsid <= ns->nn ? NVME_SC_SUCCESS :
-						  DNR(NVME_SC_INVALID_NS);
+	if (!req->nsid || req->nsid > ns->nn)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
+	return NVME_SC_SUCCESS;
 }
 
 /* the I/O command sets the controller has: NVM and Zoned Namespace */
@@ -381,7 +387,7 @@ static u16 nvmev_parse_cs_ns(const struct nvmev_ns_view *ns,
 		return status;
 	if (!nvmev_csi_ok(req->csi) ||
 	    (n && req->csi == NVME_CSI_ZNS && n->csi != NVME_CSI_ZNS))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_CSI);
 	return NVME_SC_SUCCESS;
 }
 
@@ -398,8 +404,9 @@ static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
 	case NVME_ID_CNS_CTRL:
 		return NVME_SC_SUCCESS;
 	case NVME_ID_CNS_CS_CTRL:
-		return nvmev_csi_ok(req->csi) ? NVME_SC_SUCCESS :
-						 DNR(NVME_SC_INVALID_FIELD);
+		if (!nvmev_csi_ok(req->csi))
+			return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_CSI);
+		return NVME_SC_SUCCESS;
 	case NVME_ID_CNS_CS_NS:
 		return nvmev_parse_cs_ns(ns, req);
 	case NVME_ID_CNS_NS:
@@ -408,14 +415,16 @@ static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
 		/* an inactive namespace has no identifiers to list */
 		status = nvmev_valid_ns(ns, req);
 		if (!status && !nvmev_ns_get(ns, req->nsid))
-			status = DNR(NVME_SC_INVALID_FIELD);
+			status = nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD,
+						       NVMEV_ERR_LOC_NSID);
 		return status;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
 		/* the list starts after NSID; FFFFFFFEh and up are not valid */
-		return req->nsid < 0xfffffffe ? NVME_SC_SUCCESS :
-						DNR(NVME_SC_INVALID_NS);
+		if (req->nsid >= 0xfffffffe)
+			return nvmev_admin_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
+		return NVME_SC_SUCCESS;
 	default:
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(10, 0));
 	}
 }
 
@@ -431,22 +440,22 @@ static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
 	req->log_off = nvmev_qw(sqe, 12);
 	/* MDTS bounds admin transfers too; NUMD allows up to 16 GiB */
 	if (req->log_len > NVMEV_MAX_XFER)
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(10, 16));
 	req->log_size = nvmev_log_page_size(req->lid);
 	if (!req->log_size)
-		return DNR(NVME_SC_INVALID_LOG_PAGE);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_LOG_PAGE, nvmev_err_loc(10, 0));
 	if (req->log_off >= req->log_size || (req->log_off & 3))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(12, 0));
 	/* the commands of one I/O command set (CDW14 CSI) */
 	if (req->lid == NVME_LOG_CMD_EFFECTS && !nvmev_csi_ok(req->csi))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(14, 24));
 	/*
 	 * SMART/Health per namespace (Identify Controller LPA bit 0): one
 	 * that is active, or 0 and FFFFFFFFh for the whole controller
 	 */
 	if (req->lid == NVME_LOG_SMART && req->nsid &&
 	    req->nsid != NVME_NSID_ALL && !nvmev_ns_get(ns, req->nsid))
-		return DNR(NVME_SC_INVALID_NS);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
 	return NVME_SC_SUCCESS;
 }
 
@@ -458,57 +467,71 @@ static bool nvmev_is_set(const struct nvmev_admin_req *req)
 }
 
 static u16 nvmev_check_power(const struct nvmev_ns_view *ns,
-			     const struct nvmev_admin_req *req)
+			     struct nvmev_admin_req *req)
 {
 	/* one power state */
-	return nvmev_is_set(req) && (req->cdw11 & 0x1f) ? DNR(NVME_SC_INVALID_FIELD) :
-						    NVME_SC_SUCCESS;
+	if (nvmev_is_set(req) && (req->cdw11 & 0x1f))
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 0));
+	return NVME_SC_SUCCESS;
 }
 
 /* TMPSEL: the composite temperature (0h) or all sensors (Fh); THSEL */
 static u16 nvmev_check_temp(const struct nvmev_ns_view *ns,
-			    const struct nvmev_admin_req *req)
+			    struct nvmev_admin_req *req)
 {
 	u32 tmpsel = (req->cdw11 >> 16) & 0xf, thsel = (req->cdw11 >> 20) & 3;
 
-	return req->sel != 3 && ((tmpsel && tmpsel != 0xf) || thsel > 1) ?
-	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+	if (req->sel == 3)
+		return NVME_SC_SUCCESS;
+	if (tmpsel && tmpsel != 0xf)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 16));
+	if (thsel > 1)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 20));
+	return NVME_SC_SUCCESS;
 }
 
 /* DULBE needs Identify Namespace NSFEAT bit 2, which is 0 */
 static u16 nvmev_check_err_recovery(const struct nvmev_ns_view *ns,
-				    const struct nvmev_admin_req *req)
+				    struct nvmev_admin_req *req)
 {
-	return nvmev_is_set(req) && (req->cdw11 & (1u << 16)) ?
-	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+	if (nvmev_is_set(req) && (req->cdw11 & (1u << 16)))
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 16));
+	return NVME_SC_SUCCESS;
 }
 
 static u16 nvmev_check_queues(const struct nvmev_ns_view *ns,
-			      const struct nvmev_admin_req *req)
+			      struct nvmev_admin_req *req)
 {
 	u32 v = req->cdw11;
 
 	/* 0's based counts: 65535 queues is not a valid request */
-	if (nvmev_is_set(req) && ((v & 0xffff) == 0xffff || (v >> 16) == 0xffff))
-		return DNR(NVME_SC_INVALID_FIELD);
+	if (!nvmev_is_set(req))
+		return NVME_SC_SUCCESS;
+	if ((v & 0xffff) == 0xffff)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 0));
+	if ((v >> 16) == 0xffff)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 16));
 	return NVME_SC_SUCCESS;
 }
 
 /* CDW11 IV names the vector, in a Get as in a Set */
 static u16 nvmev_check_irq_config(const struct nvmev_ns_view *ns,
-				  const struct nvmev_admin_req *req)
+				  struct nvmev_admin_req *req)
 {
-	return req->sel != 3 && (req->cdw11 & 0xffff) >= NVMEV_MAX_QUEUES ?
-	       DNR(NVME_SC_INVALID_FIELD) : NVME_SC_SUCCESS;
+	if (req->sel != 3 && (req->cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 0));
+	return NVME_SC_SUCCESS;
 }
 
 /* only with the module parameter hints=1 */
 static u16 nvmev_check_hints(const struct nvmev_ns_view *ns,
-			     const struct nvmev_admin_req *req)
+			     struct nvmev_admin_req *req)
 {
-	if (!ns->hints_supported ||
-	    (nvmev_is_set(req) && (req->cdw11 & ~NVMEV_HINT_FEAT_ENABLE)))
-		return DNR(NVME_SC_INVALID_FIELD);
+	/* without it the FID is one the controller does not have */
+	if (!ns->hints_supported)
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_FID);
+	if (nvmev_is_set(req) && (req->cdw11 & ~NVMEV_HINT_FEAT_ENABLE))
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 0));
 	return NVME_SC_SUCCESS;
 }
 
@@ -569,20 +592,23 @@ static u16 nvmev_parse_features(const struct nvmev_ns_view *ns,
 	req->fid = req->cdw10 & 0xff;
 	if (nvmev_is_set(req)) {
 		if (req->cdw10 & (1u << 31))
-			return DNR(NVME_SC_FEATURE_NOT_SAVEABLE);
+			return nvmev_admin_bad_field(req, NVME_SC_FEATURE_NOT_SAVEABLE,
+						     nvmev_err_loc(10, 31));
 	} else {
 		req->sel = (req->cdw10 >> 8) & 7;
 		if (req->sel > 3)
-			return DNR(NVME_SC_INVALID_FIELD);
+			return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD,
+						     nvmev_err_loc(10, 8));
 	}
 	f = nvmev_find_feature(req->fid);
 	if (!f)
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_FID);
 	if ((f->caps & NVMEV_FEAT_NS) && req->nsid && req->nsid != NVME_NSID_ALL &&
 	    !nvmev_ns_get(ns, req->nsid))
-		return DNR(NVME_SC_INVALID_NS);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
 	if (nvmev_is_set(req) && !(f->caps & NVMEV_FEAT_CHANGEABLE))
-		return DNR(NVME_SC_FEATURE_NOT_CHANGEABLE);
+		return nvmev_admin_bad_field(req, NVME_SC_FEATURE_NOT_CHANGEABLE,
+					     NVMEV_ERR_LOC_FID);
 	req->feat = f;
 	return f->check ? f->check(ns, req) : NVME_SC_SUCCESS;
 }
@@ -602,17 +628,17 @@ static u16 nvmev_parse_create_queue(const struct nvmev_ns_view *ns,
 	req->qid = req->cdw10 & 0xffff;
 	req->qsize = (req->cdw10 >> 16) + 1;
 	if (req->qsize < 2 || req->qsize > NVMEV_MQES + 1)
-		return DNR(NVME_SC_QUEUE_SIZE);
+		return nvmev_admin_bad_field(req, NVME_SC_QUEUE_SIZE, NVMEV_ERR_LOC_QSIZE);
 	if (req->opcode == nvme_admin_create_sq) {
 		req->cqid = req->cdw11 >> 16;
 		if (!nvmev_io_qid_ok(req->cqid))
-			return DNR(NVME_SC_CQ_INVALID);
+			return nvmev_admin_bad_field(req, NVME_SC_CQ_INVALID, NVMEV_ERR_LOC_CQID);
 	}
 	if (!nvmev_io_qid_ok(req->qid))
-		return DNR(NVME_SC_QID_INVALID);
+		return nvmev_admin_bad_field(req, NVME_SC_QID_INVALID, NVMEV_ERR_LOC_QID);
 	/* CAP.CQR: queues must be physically contiguous */
 	if (!(flags & NVME_QUEUE_PHYS_CONTIG))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(11, 0));
 	if (req->opcode == nvme_admin_create_cq) {
 		req->ien = flags & NVME_CQ_IRQ_ENABLED;
 		req->vector = req->cdw11 >> 16;
@@ -621,7 +647,8 @@ static u16 nvmev_parse_create_queue(const struct nvmev_ns_view *ns,
 		 * messages the function supports", interrupts enabled or not
 		 */
 		if (req->vector >= NVMEV_MAX_QUEUES)
-			return DNR(NVME_SC_INVALID_VECTOR);
+			return nvmev_admin_bad_field(req, NVME_SC_INVALID_VECTOR,
+						     nvmev_err_loc(11, 16));
 	}
 	return NVME_SC_SUCCESS;
 }
@@ -631,7 +658,9 @@ static u16 nvmev_parse_delete_queue(const struct nvmev_ns_view *ns,
 				    struct nvmev_admin_req *req)
 {
 	req->qid = req->cdw10 & 0xffff;
-	return nvmev_io_qid_ok(req->qid) ? NVME_SC_SUCCESS : DNR(NVME_SC_QID_INVALID);
+	if (!nvmev_io_qid_ok(req->qid))
+		return nvmev_admin_bad_field(req, NVME_SC_QID_INVALID, NVMEV_ERR_LOC_QID);
+	return NVME_SC_SUCCESS;
 }
 
 /*
@@ -679,6 +708,7 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 		      const struct nvmev_sqe *sqe, struct nvmev_admin_req *req)
 {
 	ftl_memset(req, 0, sizeof(*req));
+	req->error_loc = NVMEV_ERR_LOC_NONE;
 	req->opcode = nvmev_dw(sqe, 0) & 0xff;
 	req->cid = nvmev_sqe_cid(sqe);
 	req->nsid = nvmev_dw(sqe, 1);
@@ -687,9 +717,9 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 	req->cdw10 = nvmev_dw(sqe, 10);
 	req->cdw11 = nvmev_dw(sqe, 11);
 	if (nvmev_uses_sgl(sqe))
-		return DNR(NVME_SC_INVALID_FIELD);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_PSDT);
 	req->cmd = nvmev_find_admin_cmd(req->opcode);
 	if (!req->cmd)
-		return DNR(NVME_SC_INVALID_OPCODE);
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_OPCODE, NVMEV_ERR_LOC_OPCODE);
 	return req->cmd->parse ? req->cmd->parse(ns, sqe, req) : NVME_SC_SUCCESS;
 }

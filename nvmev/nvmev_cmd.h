@@ -35,6 +35,32 @@ struct nvmev_sqe {
 };
 
 /*
+ * The Error Information log's Parameter Error Location: which field of
+ * the command was bad, as the byte of the submission queue entry that
+ * holds it (bits 7:0) and the bit of that byte it starts at (bits 10:8).
+ * Given here as the field's dword and its lowest bit in that dword:
+ * CDW12 NLB is nvmev_err_loc(12, 0), CDW10 QSIZE nvmev_err_loc(10, 16).
+ * NVMEV_ERR_LOC_NONE: no one field of the command is at fault.
+ */
+static inline u16 nvmev_err_loc(u32 dw, u32 bit)
+{
+	return (u16)(dw * 4 + bit / 8 + ((bit % 8) << 8));
+}
+
+#define NVMEV_ERR_LOC_NONE	0xffff
+/* fields every command has */
+#define NVMEV_ERR_LOC_OPCODE	nvmev_err_loc(0, 0)
+#define NVMEV_ERR_LOC_PSDT	nvmev_err_loc(0, 14)
+#define NVMEV_ERR_LOC_NSID	nvmev_err_loc(1, 0)
+#define NVMEV_ERR_LOC_DPTR	nvmev_err_loc(6, 0)
+/* Identify's CSI; Get/Set Features' FID; queue creation and deletion */
+#define NVMEV_ERR_LOC_CSI	nvmev_err_loc(11, 24)
+#define NVMEV_ERR_LOC_FID	nvmev_err_loc(10, 0)
+#define NVMEV_ERR_LOC_QID	nvmev_err_loc(10, 0)
+#define NVMEV_ERR_LOC_QSIZE	nvmev_err_loc(10, 16)
+#define NVMEV_ERR_LOC_CQID	nvmev_err_loc(11, 16)
+
+/*
  * A namespace. Namespaces share the drive's flash: LBA 0 of one is byte
  * @base of the flash model's address space (and of the store), so the
  * model's offsets are drive-wide and each namespace a slice of them.
@@ -108,8 +134,8 @@ struct nvmev_io_cmd {
 	u16 (*parse)(const struct nvmev_ns_view *ns,
 		     const struct nvmev_sqe *sqe, struct nvmev_io_req *req);
 	/* status, or NVMEV_SC_HELD; *@due: when the model says it is done */
-	u16 (*exec)(struct nvmev_dev *dev, u16 sqid,
-		    const struct nvmev_io_req *req, u64 *due);
+	u16 (*exec)(struct nvmev_dev *dev, u16 sqid, struct nvmev_io_req *req,
+		    u64 *due);
 	/* its work may outlast a pass: held in one of NVMEV_HELD_TRIMS slots */
 	bool held;
 };
@@ -121,7 +147,7 @@ struct nvmev_admin_cmd {
 	u16 (*parse)(const struct nvmev_ns_view *ns,
 		     const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
 	/* status, or NVMEV_SC_HELD; *@result: the completion's dword 0 */
-	u16 (*exec)(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+	u16 (*exec)(struct nvmev_dev *dev, struct nvmev_admin_req *req,
 		    u32 *result);
 };
 
@@ -136,6 +162,8 @@ struct nvmev_io_req {
 	struct ftl_cmd model;		/* op, byte range and placement hint */
 	u32 nr_ranges;			/* Dataset Management: ranges to fetch */
 	bool hint_bits_ignored;		/* hint bits set, feature not enabled */
+	/* the failed command's bad field: nvmev_err_loc(), or _NONE */
+	u16 error_loc;
 	/* Zone Management Send and Receive */
 	u64 slba;
 	u8 zsa;				/* Send: the action */
@@ -164,7 +192,7 @@ struct nvmev_feature {
 	u32 mask;			/* and the CDW11 bits Set Features keeps */
 	/* the fields of a Set Features or a Get's CDW11; NULL: none */
 	u16 (*check)(const struct nvmev_ns_view *ns,
-		     const struct nvmev_admin_req *req);
+		     struct nvmev_admin_req *req);
 	/*
 	 * The controller's Get (SEL 0-2) and Set of a feature whose value
 	 * lives elsewhere (nvmev_admin.c); NULL: the stored value. In
@@ -176,63 +204,6 @@ struct nvmev_feature {
 
 extern const struct nvmev_feature nvmev_features[];
 extern const u32 nvmev_nr_features;
-
-#ifdef __KERNEL__
-/* nvmev_admin.c: the features with an exec handler */
-u16 nvmev_feat_temp(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-		    u32 *result);
-u16 nvmev_feat_queues(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-		      u32 *result);
-u16 nvmev_feat_coalesce(struct nvmev_dev *dev,
-			const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_feat_irq_config(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_feat_hints(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
-		     u32 *result);
-/* nvmev_admin.c: the admin commands' handlers */
-u16 nvmev_admin_identify(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
-			     const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_features(struct nvmev_dev *dev,
-			 const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_create_cq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_create_sq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_delete_cq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_delete_sq(struct nvmev_dev *dev,
-			  const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_abort(struct nvmev_dev *dev,
-		      const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_async_event(struct nvmev_dev *dev,
-			    const struct nvmev_admin_req *req, u32 *result);
-u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
-			   const struct nvmev_admin_req *req, u32 *result);
-#endif
-#if defined(__KERNEL__) || defined(NVMEV_IO_EXEC)
-/* nvmev_io.c: the NVM commands' handlers (also fuzz_model's build) */
-u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
-		   const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
-		const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			  const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
-		 const struct nvmev_io_req *req, u64 *due);
-/* nvmev_zoned.c: the Zoned Namespace command set's handlers */
-u16 nvmev_zoned_rw(struct nvmev_dev *dev, u16 sqid,
-		   const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_zoned_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			     const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
-		      const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req, u64 *due);
-u16 nvmev_zone_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req, u64 *due);
-#endif
 
 /* An admin command, checked as far as fields alone allow. */
 struct nvmev_admin_req {
@@ -252,7 +223,27 @@ struct nvmev_admin_req {
 	u16 qid, cqid, vector;		/* queue creation and deletion */
 	u32 qsize;
 	bool ien;
+	/* the failed command's bad field: nvmev_err_loc(), or _NONE */
+	u16 error_loc;
 };
+
+/*
+ * A command with a bad field at @loc (nvmev_err_loc()): the status @sc to
+ * fail it with, Do Not Retry (sent again, it fails again), the field kept
+ * for the Error Information log.
+ */
+static inline u16 nvmev_io_bad_field(struct nvmev_io_req *req, u16 sc, u16 loc)
+{
+	req->error_loc = loc;
+	return sc | NVME_STATUS_DNR;
+}
+
+static inline u16 nvmev_admin_bad_field(struct nvmev_admin_req *req, u16 sc,
+					u16 loc)
+{
+	req->error_loc = loc;
+	return sc | NVME_STATUS_DNR;
+}
 
 u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe);
 /* is @sqe a command whose work may be held (the table's .held) */

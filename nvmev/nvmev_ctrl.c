@@ -170,23 +170,24 @@ static bool nvmev_sq_setup(struct nvmev_ctrl *c, u16 qid, u64 addr, u32 size,
 	return true;
 }
 
-u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req)
+u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, struct nvmev_admin_req *req)
 {
 	if (req->qid > c->nr_io_queues || c->cqs[req->qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+		return nvmev_admin_bad_field(req, NVME_SC_QID_INVALID, NVMEV_ERR_LOC_QID);
+	/* the queue's base (PRP1) is not host memory the ring may live in */
 	if (!nvmev_cq_setup(c, req->qid, req->prp1, req->qsize, req->ien, req->vector))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_DPTR);
 	return NVME_SC_SUCCESS;
 }
 
-u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req)
+u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, struct nvmev_admin_req *req)
 {
 	if (req->cqid > c->nr_io_queues || !c->cqs[req->cqid].live)
-		return NVME_SC_CQ_INVALID | NVME_STATUS_DNR;
+		return nvmev_admin_bad_field(req, NVME_SC_CQ_INVALID, NVMEV_ERR_LOC_CQID);
 	if (req->qid > c->nr_io_queues || c->sqs[req->qid].live)
-		return NVME_SC_QID_INVALID | NVME_STATUS_DNR;
+		return nvmev_admin_bad_field(req, NVME_SC_QID_INVALID, NVMEV_ERR_LOC_QID);
 	if (!nvmev_sq_setup(c, req->qid, req->prp1, req->qsize, req->cqid))
-		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_DPTR);
 	return NVME_SC_SUCCESS;
 }
 

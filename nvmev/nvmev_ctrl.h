@@ -182,8 +182,8 @@ void nvmev_ctrl_complete(struct nvmev_ctrl *c, u16 sqid, u16 cid, u16 status,
 			 u64 result, u64 due_ns);
 
 /* The queue management commands; each returns an NVMe status. */
-u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req);
-u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, const struct nvmev_admin_req *req);
+u16 nvmev_ctrl_create_cq(struct nvmev_ctrl *c, struct nvmev_admin_req *req);
+u16 nvmev_ctrl_create_sq(struct nvmev_ctrl *c, struct nvmev_admin_req *req);
 u16 nvmev_ctrl_delete_sq(struct nvmev_ctrl *c, u16 qid);
 u16 nvmev_ctrl_delete_cq(struct nvmev_ctrl *c, u16 qid);
 /* CC.CSS as the host enabled the controller: 000b, the NVM Command Set alone */

@@ -50,7 +50,7 @@ static int nvmev_parse_size(const char *name, const char *s, u64 *out)
 /*
  * Where the registers (and maybe the data) live: a memmap= reservation
  * named by both memmap_* parameters, or with neither a memory block taken
- * at load (nvmev_mem.c) and the data in kernel pages.
+ * at load (nvmev_bar_mem.c) and the data in kernel pages.
  */
 static int nvmev_check_memmap(struct nvmev_dev *dev,
 			      const struct nvmev_drive_conf *conf)
@@ -209,7 +209,7 @@ static int nvmev_create_model(struct nvmev_dev *dev,
 	u64 cap, avail;
 	int ret;
 
-	/* block mode knows its block only after nvmev_mem_claim(): paged */
+	/* block mode knows its block only after nvmev_bar_mem_claim(): paged */
 	if (!dev->paged)
 		dev->storage_bytes = dev->memmap_size - NVMEV_STORAGE_OFFSET;
 	if (!dev->cfg.capacity_mib && !dev->cfg.blocks_per_plane)
@@ -333,7 +333,7 @@ int nvmev_drive_create(const struct nvmev_drive_conf *conf,
 	ret = nvmev_create_model(dev, conf);
 	if (ret)
 		goto err_free;
-	ret = nvmev_mem_claim(dev);
+	ret = nvmev_bar_mem_claim(dev);
 	if (ret)
 		goto err_model;
 
@@ -384,7 +384,7 @@ err_storage:
 err_bar:
 	iounmap(dev->bar);
 err_claim:
-	nvmev_mem_release(dev);
+	nvmev_bar_mem_release(dev);
 err_model:
 	nvmev_zoned_destroy(dev);
 	ftl_destroy(dev->ftl);
@@ -409,7 +409,7 @@ void nvmev_drive_destroy(struct nvmev_dev *dev)
 	iounmap(dev->bar);
 	nvmev_zoned_destroy(dev);
 	ftl_destroy(dev->ftl);
-	nvmev_mem_release(dev);
+	nvmev_bar_mem_release(dev);
 	if (*dev->tag)
 		pr_info("%spowered off\n", dev->tag);
 	kfree(dev);

@@ -25,7 +25,7 @@ static u16 nvmev_next_phase(const struct nvmev_ctrl *c, u16 sqid)
 }
 
 void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
-		      u16 status, u64 lba)
+		      u16 status, u64 lba, u16 error_loc)
 {
 	struct nvmev_errlog *log = &dev->errlog;
 	struct nvme_error_slot *e = &log->slots[log->count % NVMEV_ERRLOG_ENTRIES];
@@ -35,13 +35,16 @@ void nvmev_errlog_add(struct nvmev_dev *dev, u16 sqid, u16 cid, u32 nsid,
 	e->sqid = cpu_to_le16(sqid);
 	e->cmdid = cpu_to_le16(cid);
 	e->status_field = cpu_to_le16(status << 1 | nvmev_next_phase(&dev->ctrl, sqid));
-	e->param_error_location = cpu_to_le16(0xffff);	/* not known */
+	/* only a command's PRP entries can have a bad offset */
+	if ((status & 0x7ff) == NVME_SC_PRP_INVALID_OFFSET)
+		error_loc = NVMEV_ERR_LOC_DPTR;
+	e->param_error_location = cpu_to_le16(error_loc);
 	e->lba = cpu_to_le64(lba);
 	e->nsid = cpu_to_le32(nvmev_ns_get(&dev->ns, nsid) ? nsid : 0);
 }
 
 void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
-		     const struct nvmev_sqe *sqe, u16 status)
+		     const struct nvmev_sqe *sqe, u16 status, u16 error_loc)
 {
 	u32 opcode = le32_to_cpu(sqe->dw[0]) & 0xff;
 	u32 nsid = le32_to_cpu(sqe->dw[1]);
@@ -53,7 +56,8 @@ void nvmev_errlog_io(struct nvmev_dev *dev, u16 sqid,
 	    (opcode == nvme_cmd_read || opcode == nvme_cmd_write ||
 	     opcode == nvme_cmd_write_zeroes))
 		lba = max(get_unaligned_le64(&sqe->dw[10]), ns->nsze);
-	nvmev_errlog_add(dev, sqid, nvmev_sqe_cid(sqe), nsid, status, lba);
+	nvmev_errlog_add(dev, sqid, nvmev_sqe_cid(sqe), nsid, status, lba,
+			 error_loc);
 }
 
 void nvmev_errlog_read(const struct nvmev_dev *dev, void *page)

@@ -180,7 +180,7 @@ static u16 nvmev_store_prepare(struct nvmev_dev *dev, u64 off, u64 len)
 }
 
 u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,
-		   const struct nvmev_io_req *req, u64 *due)
+		   struct nvmev_io_req *req, u64 *due)
 {
 	return nvmev_model_cmd(dev, &req->model, due);
 }
@@ -243,7 +243,7 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 
 /* a Read or Write of an NVM namespace (a zoned one's: nvmev_zoned.c) */
 u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
-		const struct nvmev_io_req *req, u64 *due)
+		struct nvmev_io_req *req, u64 *due)
 {
 	return nvmev_io_data(dev, req, req->opcode == nvme_cmd_write, due);
 }
@@ -303,7 +303,8 @@ static void nvmev_trim_complete(struct nvmev_dev *dev, struct nvmev_trim *t,
 	kfree(t->ranges);
 	/* an abort for a deleted SQ is not an error of the command */
 	if (status && status != NVME_SC_ABORT_QUEUE)
-		nvmev_errlog_add(dev, t->sqid, t->cid, t->nsid, status, 0);
+		nvmev_errlog_add(dev, t->sqid, t->cid, t->nsid, status, 0,
+				 NVMEV_ERR_LOC_NONE);
 	nvmev_ctrl_complete(&dev->ctrl, t->sqid, t->cid, status, 0, t->due_ns);
 }
 
@@ -370,7 +371,7 @@ u16 nvmev_io_zeroes_run(struct nvmev_dev *dev, struct nvmev_trim *t)
 
 /* the data of an NVM namespace deallocated (a zoned one's: nvmev_zoned.c) */
 u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			  const struct nvmev_io_req *req, u64 *due)
+			  struct nvmev_io_req *req, u64 *due)
 {
 	struct nvmev_trim t;
 
@@ -380,7 +381,7 @@ u16 nvmev_io_write_zeroes(struct nvmev_dev *dev, u16 sqid,
 
 /* Fetch and check the ranges, time them in the model, then deallocate. */
 u16 nvmev_io_dsm(struct nvmev_dev *dev, u16 sqid,
-		 const struct nvmev_io_req *req, u64 *due)
+		 struct nvmev_io_req *req, u64 *due)
 {
 	const struct nvmev_ns *ns = req->ns;
 	struct nvmev_trim t = {
@@ -497,7 +498,7 @@ void nvmev_io_execute(struct nvmev_dev *dev, u16 sqid,
 		dev->stats.io_errors++;
 		if (req.ns)
 			dev->ns_stats[req.nsid - 1].errors++;
-		nvmev_errlog_io(dev, sqid, sqe, status);
+		nvmev_errlog_io(dev, sqid, sqe, status, req.error_loc);
 	}
 	nvmev_ctrl_complete(&dev->ctrl, sqid, req.cid, status, 0,
 			    due ? due : ktime_get_ns());

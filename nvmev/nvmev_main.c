@@ -7,7 +7,7 @@
  * taken from the kernel at load for the registers and kernel pages for
  * the data; or a range hidden from the kernel with memmap=SIZE$START
  * (memmap_start, memmap_size), which holds the registers and, unless it
- * is only their 1 MiB, the data (nvmev_mem.c). Loading creates that
+ * is only their 1 MiB, the data (nvmev_bar_mem.c). Loading creates that
  * drive (nvmev_drive.c) and opens /sys/kernel/config/nvmev, where more
  * drives are made at run time (nvmev_configfs.c), starting from the same
  * values. Unloading removes the drive.

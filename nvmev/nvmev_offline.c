@@ -2,8 +2,8 @@
 /*
  * Memory going offline under a live queue ring.
  *
- * A queue's ring is checked once, at Create (nvmev_host.c), and used until
- * the queue is deleted. Memory a user-level driver's rings live in
+ * A queue's ring is checked once, at Create (nvmev_host_mem.c), and used
+ * until the queue is deleted. Memory a user-level driver's rings live in
  * (hugepages) can be migrated while it runs, when the kernel takes that
  * memory offline (virtio-mem, or this module's own block mode powering on
  * another drive): the ring would move and the controller go on with the

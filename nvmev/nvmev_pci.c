@@ -2,7 +2,7 @@
 /*
  * The virtual PCI bus: a root bus in its own PCI domain holding one NVMe
  * endpoint whose configuration space lives in nvmev_dev.cfg_space and
- * whose BAR0 is the first pages of the registers' memory (nvmev_mem.c:
+ * whose BAR0 is the first pages of the registers' memory (nvmev_bar_mem.c:
  * a memory block taken from the kernel, or memmap=). The stock
  * nvme driver binds to it by class code; its MMIO writes land in RAM that
  * the worker thread polls.

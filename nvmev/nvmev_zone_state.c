@@ -10,8 +10,6 @@
  */
 #include "nvmev_zone_state.h"
 
-#define DNR(sc)	((u16)((sc) | NVME_STATUS_DNR))
-
 void nvmev_zns_init(struct nvmev_zns *z)
 {
 	u32 i;
@@ -59,10 +57,10 @@ static u16 nvmev_zns_open_check(const struct nvmev_zns *z,
 		return NVME_SC_SUCCESS;
 	if (!nvmev_zone_is_active(zone->state) && z->max_active &&
 	    z->nr_active >= z->max_active)
-		return DNR(NVME_SC_ZONE_TOO_MANY_ACTIVE);
+		return NVME_SC_ZONE_TOO_MANY_ACTIVE | NVME_STATUS_DNR;
 	if (z->max_open && z->nr_open >= z->max_open &&
 	    nvmev_zns_victim(z) == z->nr_zones)
-		return DNR(NVME_SC_ZONE_TOO_MANY_OPEN);
+		return NVME_SC_ZONE_TOO_MANY_OPEN | NVME_STATUS_DNR;
 	return NVME_SC_SUCCESS;
 }
 
@@ -106,18 +104,18 @@ u16 nvmev_zns_write_check(const struct nvmev_zns *z, u64 slba, u64 nlb,
 
 	switch (zone->state) {
 	case NVMEV_ZS_FULL:
-		return DNR(NVME_SC_ZONE_FULL);
+		return NVME_SC_ZONE_FULL | NVME_STATUS_DNR;
 	case NVMEV_ZS_READ_ONLY:
-		return DNR(NVME_SC_ZONE_READ_ONLY);
+		return NVME_SC_ZONE_READ_ONLY | NVME_STATUS_DNR;
 	case NVMEV_ZS_OFFLINE:
-		return DNR(NVME_SC_ZONE_OFFLINE);
+		return NVME_SC_ZONE_OFFLINE | NVME_STATUS_DNR;
 	}
 	/* a Zone Append names its zone by the first LBA, a Write its place */
 	if (append ? slba != zslba : slba != zslba + zone->wp)
-		return append ? DNR(NVME_SC_INVALID_FIELD) :
-				DNR(NVME_SC_ZONE_INVALID_WRITE);
+		return append ? NVME_SC_INVALID_FIELD | NVME_STATUS_DNR :
+				NVME_SC_ZONE_INVALID_WRITE | NVME_STATUS_DNR;
 	if (nlb > z->zcap - zone->wp)
-		return DNR(NVME_SC_ZONE_BOUNDARY_ERROR);
+		return NVME_SC_ZONE_BOUNDARY_ERROR | NVME_STATUS_DNR;
 	*lba = zslba + zone->wp;
 	return nvmev_zns_open_check(z, zone);
 }
@@ -138,7 +136,7 @@ u16 nvmev_zns_read_check(const struct nvmev_zns *z, u64 slba, u64 nlb)
 
 	for (zi = nvmev_zone_of(z, slba); zi <= last; zi++)
 		if (z->zones[zi].state == NVMEV_ZS_OFFLINE)
-			return DNR(NVME_SC_ZONE_OFFLINE);
+			return NVME_SC_ZONE_OFFLINE | NVME_STATUS_DNR;
 	return NVME_SC_SUCCESS;
 }
 
@@ -182,7 +180,7 @@ static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
 			return NVME_SC_SUCCESS;
 		if (s == NVMEV_ZS_EMPTY && z->max_active &&
 		    z->nr_active >= z->max_active)
-			return DNR(NVME_SC_ZONE_TOO_MANY_ACTIVE);
+			return NVME_SC_ZONE_TOO_MANY_ACTIVE | NVME_STATUS_DNR;
 		if (s != NVMEV_ZS_EMPTY && !nvmev_zone_is_active(s))
 			break;
 		flash(ctx, zsa, nvmev_zone_start(z, zi));
@@ -218,9 +216,9 @@ static u16 nvmev_zns_act(struct nvmev_zns *z, u32 zi, u8 zsa,
 		zone->state = NVMEV_ZS_OFFLINE;
 		return NVME_SC_SUCCESS;
 	default:
-		return DNR(NVME_SC_INVALID_FIELD);
+		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	}
-	return DNR(NVME_SC_ZONE_INVALID_TRANSITION);
+	return NVME_SC_ZONE_INVALID_TRANSITION | NVME_STATUS_DNR;
 }
 
 u16 nvmev_zns_manage(struct nvmev_zns *z, u8 zsa, u64 slba, bool all,
@@ -235,7 +233,7 @@ u16 nvmev_zns_manage(struct nvmev_zns *z, u8 zsa, u64 slba, bool all,
 		for (zi = 0; zi < z->nr_zones; zi++)
 			closed += z->zones[zi].state == NVMEV_ZS_CLOSED;
 		if (z->max_open && z->nr_open + closed > z->max_open)
-			return DNR(NVME_SC_ZONE_TOO_MANY_OPEN);
+			return NVME_SC_ZONE_TOO_MANY_OPEN | NVME_STATUS_DNR;
 	}
 	for (zi = 0; zi < z->nr_zones; zi++)
 		if (nvmev_zns_selected(zsa, z->zones[zi].state))

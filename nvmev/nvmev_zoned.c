@@ -36,16 +36,41 @@ static u64 nvmev_nlb(const struct nvmev_io_req *req)
 	return req->model.len >> req->ns->lba_shift;
 }
 
+/*
+ * The field a zone's refusal names: SLBA for a write not at the write
+ * pointer (an append: not at its zone's start), NLB for one past what the
+ * zone has left. The zone's state (full, read-only, offline) or the
+ * open and active limits are no field's fault.
+ */
+static u16 nvmev_zoned_error_loc(u16 status)
+{
+	switch (status & 0x7ff) {
+	case NVME_SC_INVALID_FIELD:
+	case NVME_SC_ZONE_INVALID_WRITE:
+		return nvmev_err_loc(10, 0);
+	case NVME_SC_ZONE_BOUNDARY_ERROR:
+		return nvmev_err_loc(12, 0);
+	default:
+		return NVMEV_ERR_LOC_NONE;
+	}
+}
+
 /* may a Read, Write or append go ahead (*@lba: where it writes) */
-static u16 nvmev_zoned_check(struct nvmev_dev *dev,
-			     const struct nvmev_io_req *req, u64 *lba)
+static u16 nvmev_zoned_check(struct nvmev_dev *dev, struct nvmev_io_req *req,
+			     u64 *lba)
 {
 	struct nvmev_zns *z = dev->zns[req->nsid - 1];
+	u16 status;
 
 	if (req->opcode == nvme_cmd_read)
-		return nvmev_zns_read_check(z, nvmev_slba(req), nvmev_nlb(req));
-	return nvmev_zns_write_check(z, nvmev_slba(req), nvmev_nlb(req),
-				     req->opcode == nvme_cmd_zone_append, lba);
+		status = nvmev_zns_read_check(z, nvmev_slba(req), nvmev_nlb(req));
+	else
+		status = nvmev_zns_write_check(z, nvmev_slba(req), nvmev_nlb(req),
+					       req->opcode == nvme_cmd_zone_append,
+					       lba);
+	if (status)
+		req->error_loc = nvmev_zoned_error_loc(status);
+	return status;
 }
 
 /* ... and, written, its zone's write pointer moves */
@@ -59,7 +84,7 @@ static void nvmev_zoned_commit(struct nvmev_dev *dev,
 
 /* a Read or Write of a zoned namespace keeps its zones' rules */
 u16 nvmev_zoned_rw(struct nvmev_dev *dev, u16 sqid,
-		   const struct nvmev_io_req *req, u64 *due)
+		   struct nvmev_io_req *req, u64 *due)
 {
 	u64 lba = 0;
 	u16 status;
@@ -75,7 +100,7 @@ u16 nvmev_zoned_rw(struct nvmev_dev *dev, u16 sqid,
 
 /* a Write Zeroes of a zoned namespace: a write of zeroes at the pointer */
 u16 nvmev_zoned_write_zeroes(struct nvmev_dev *dev, u16 sqid,
-			     const struct nvmev_io_req *req, u64 *due)
+			     struct nvmev_io_req *req, u64 *due)
 {
 	struct nvmev_trim t;
 	u64 lba = 0;
@@ -95,7 +120,7 @@ u16 nvmev_zoned_write_zeroes(struct nvmev_dev *dev, u16 sqid,
  * completion's dwords 0-1 carry. Completed here, for that result.
  */
 u16 nvmev_zone_append(struct nvmev_dev *dev, u16 sqid,
-		      const struct nvmev_io_req *req, u64 *due)
+		      struct nvmev_io_req *req, u64 *due)
 {
 	struct nvmev_io_req w = *req;
 	u64 lba;
@@ -150,7 +175,7 @@ static void nvmev_zone_flash(void *arg, u8 zsa, u64 zslba)
 }
 
 u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req, u64 *due)
+			 struct nvmev_io_req *req, u64 *due)
 {
 	struct nvmev_flash_ctx ctx = { dev, req->ns, ktime_get_ns() };
 	u16 status;
@@ -158,11 +183,14 @@ u16 nvmev_zone_mgmt_send(struct nvmev_dev *dev, u16 sqid,
 	status = nvmev_zns_manage(dev->zns[req->nsid - 1], req->zsa, req->slba,
 				  req->zone_all, nvmev_zone_flash, &ctx);
 	*due = ctx.due;
+	/* an action the zones do not have: ZSA; a transition: the zone's state */
+	if ((status & 0x7ff) == NVME_SC_INVALID_FIELD)
+		req->error_loc = nvmev_err_loc(13, 0);
 	return status;
 }
 
 u16 nvmev_zone_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
-			 const struct nvmev_io_req *req, u64 *due)
+			 struct nvmev_io_req *req, u64 *due)
 {
 	u8 *buf = kvzalloc(req->xfer, GFP_KERNEL);
 	u16 status;

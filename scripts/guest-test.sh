@@ -37,7 +37,7 @@
 # intremap=off. The guest kernel gets iomem=relaxed: the PCI tests read
 # and write BAR0 through /dev/mem with the nvme driver bound, and nokaslr:
 # with the kernel image placed at random, high in RAM about one boot in
-# five, no memory block below it can leave its RAM range (nvmev_mem.c)
+# five, no memory block below it can leave its RAM range (nvmev_bar_mem.c)
 # and the block-mode loads would pass or fail by luck. A memmap= boot
 # also reserves a crash kernel near the top of RAM, which puts the
 # blocks below it in that position on purpose (memory.sh).

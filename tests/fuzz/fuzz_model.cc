@@ -6,8 +6,8 @@
 // controller resets. Every command goes through the module's own code, as
 // nvmev.ko runs it: nvmev_io_execute() (nvmev_io.c) parses it
 // (nvmev_cmd.c), keeps the zones' rules (nvmev_zoned.c,
-// nvmev_zone_state.c), moves the data between fake host memory (nvmev_host.c, nvmev_prp.c)
-// and the store (nvmev_store.c), and asks the flash model (ftl/). Only
+// nvmev_zone_state.c), moves the data between fake host memory
+// (nvmev_host_mem.c, nvmev_prp.c) and the store (nvmev_store.c), and asks the flash model (ftl/). Only
 // kernel calls are stand-ins (kshim/); this file is the host.
 //
 // After every command its data is read back and every zone's state and
@@ -934,8 +934,8 @@ void step(Drive& d, Input& in) {
 extern "C" void nvmev_ctrl_complete(struct nvmev_ctrl*, u16, u16 cid, u16 status, u64 result, u64) {
   g_done->push_back(Completion{cid, status, result});
 }
-extern "C" void nvmev_errlog_add(struct nvmev_dev*, u16, u16, u32, u16, u64) {}
-extern "C" void nvmev_errlog_io(struct nvmev_dev*, u16, const struct nvmev_sqe*, u16) {}
+extern "C" void nvmev_errlog_add(struct nvmev_dev*, u16, u16, u32, u16, u64, u16) {}
+extern "C" void nvmev_errlog_io(struct nvmev_dev*, u16, const struct nvmev_sqe*, u16, u16) {}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);

@@ -42,16 +42,17 @@ feat_is() {
 # errlog FILE: the whole Error Information log (64 entries of 64 bytes)
 errlog() { nvme get-log /dev/nvme0 --log-id=1 --log-len=4096 -b >"$1"; }
 
-# entry_is FILE I COUNT SQID CID STATUS LBA NSID: entry I of the error log
-# in FILE holds these (STATUS without the phase tag, as the trace has it);
-# Parameter Error Location 0xffff, Command Specific Information 0
+# entry_is FILE I COUNT SQID CID STATUS LBA NSID LOC: entry I of the error
+# log in FILE holds these (STATUS without the phase tag, as the trace has
+# it; LOC the Parameter Error Location, the bad field's byte); Command
+# Specific Information 0
 entry_is() {
 	o=$(($2 * 64))
 	got="$(le 8 "$o" "$1") $(le 2 $((o + 8)) "$1") $(le 2 $((o + 10)) "$1")"
 	got="$got $(($(le 2 $((o + 12)) "$1") >> 1)) $(le 8 $((o + 16)) "$1") $(le 4 $((o + 24)) "$1")"
 	want="$3 $4 $5 $(($6)) $7 $8"
 	[ "$got" = "$want" ] || { echo "entry $2: $got, expected $want"; return 1; }
-	[ "$(le 2 $((o + 14)) "$1")" = 65535 ] || { echo "entry $2: parameter location"; return 1; }
+	[ "$(le 2 $((o + 14)) "$1")" = "$9" ] || { echo "entry $2: parameter location"; return 1; }
 	zeroes $((o + 32)) 32 "$1"
 }
 
@@ -86,14 +87,14 @@ test_error_log() {
 	# shellcheck disable=SC2046 # queue, cid, status of each
 	{
 		set -- $(sed -n 4p /tmp/errs)
-		acheck "entry 0: bad nsid" entry_is /tmp/el1.bin 0 $((n0 + 4)) "$1" "$2" "$3" 0 0
+		acheck "entry 0: bad nsid" entry_is /tmp/el1.bin 0 $((n0 + 4)) "$1" "$2" "$3" 0 0 4
 		set -- $(sed -n 3p /tmp/errs)
-		acheck "entry 1: lba range" entry_is /tmp/el1.bin 1 $((n0 + 3)) "$1" "$2" "$3" 4294967295 1
+		acheck "entry 1: lba range" entry_is /tmp/el1.bin 1 $((n0 + 3)) "$1" "$2" "$3" 4294967295 1 40
 		acheck "entry 1 on an I/O queue" [ "$1" -gt 0 ]
 		set -- $(sed -n 2p /tmp/errs)
-		acheck "entry 2: io opcode" entry_is /tmp/el1.bin 2 $((n0 + 2)) "$1" "$2" "$3" 0 1
+		acheck "entry 2: io opcode" entry_is /tmp/el1.bin 2 $((n0 + 2)) "$1" "$2" "$3" 0 1 0
 		set -- $(sed -n 1p /tmp/errs)
-		acheck "entry 3: admin opcode" entry_is /tmp/el1.bin 3 $((n0 + 1)) "$1" "$2" "$3" 0 0
+		acheck "entry 3: admin opcode" entry_is /tmp/el1.bin 3 $((n0 + 1)) "$1" "$2" "$3" 0 0 0
 		acheck "entry 3 on the admin queue" [ "$1" = 0 ]
 	}
 	acheck "entries past the count are zero" zeroes $(((n0 + 4) * 64)) $((4096 - (n0 + 4) * 64)) /tmp/el1.bin

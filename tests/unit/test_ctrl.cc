@@ -259,6 +259,30 @@ TEST_F(CtrlTest, IoQueuesWithoutSetFeatures) {
   create_io_queues();
 }
 
+// Create I/O CQ and SQ refused when run, for what the controller holds:
+// the field the Error Information log names (byte 40: CDW10 QID; byte 24:
+// the queue's base, PRP1; byte 46: CDW11 CQID).
+TEST_F(CtrlTest, CreateQueueNamesItsBadField) {
+  enable_and_run(1);
+  create_io_queues();
+  nvmev_admin_req req{};
+  req.qid = 1;
+  req.prp1 = kRamBase + 7 * kPage;
+  req.qsize = 8;
+  EXPECT_EQ(nvmev_ctrl_create_cq(&h.c, &req), NVME_SC_QID_INVALID | NVME_STATUS_DNR) << "CQ 1 exists";
+  EXPECT_EQ(req.error_loc, 40);
+  req.qid = 2;
+  req.prp1 = kRamBase + kRamPages * kPage;
+  EXPECT_EQ(nvmev_ctrl_create_cq(&h.c, &req), NVME_SC_INVALID_FIELD | NVME_STATUS_DNR)
+      << "a base outside host RAM";
+  EXPECT_EQ(req.error_loc, 24);
+  req.qid = 3;
+  req.cqid = 2;
+  req.prp1 = kRamBase + 7 * kPage;
+  EXPECT_EQ(nvmev_ctrl_create_sq(&h.c, &req), NVME_SC_CQ_INVALID | NVME_STATUS_DNR) << "no CQ 2";
+  EXPECT_EQ(req.error_loc, 46);
+}
+
 // An executor with no room for a command leaves it in its SQ: the SQ
 // stops there for the pass, the other SQ is served, and the command runs,
 // in order, once there is room.

@@ -146,7 +146,7 @@ static inline bool xa_is_err(const void *entry) { (void)entry; return false; }
 #define xa_for_each(xa, index, entry)	xa_for_each_range(xa, index, entry, 0, ~0ul)
 
 /*
- * Host memory (nvmev_host.c): the fuzzer's buffer is the one System RAM
+ * Host memory (nvmev_host_mem.c): the fuzzer's buffer is the one System RAM
  * range, its userspace addresses the host's physical ones, every page
  * present and writable.
  */

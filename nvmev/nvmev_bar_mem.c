@@ -433,13 +433,13 @@ static void nvmev_give_block(struct nvmev_dev *dev)
 }
 #endif
 
-int nvmev_mem_claim(struct nvmev_dev *dev)
+int nvmev_bar_mem_claim(struct nvmev_dev *dev)
 {
 	return dev->block ? nvmev_take_block(dev) :
 			    nvmev_claim_reservation(dev);
 }
 
-void nvmev_mem_release(struct nvmev_dev *dev)
+void nvmev_bar_mem_release(struct nvmev_dev *dev)
 {
 	release_mem_region(dev->memmap_start + NVMEV_BAR_SIZE,
 			   dev->memmap_size - NVMEV_BAR_SIZE);
