@@ -1,8 +1,8 @@
 # nvmev: virtual NVMe SSD (kernel module) and its flash model.
 #
 #   make              build nvmev.ko (against KDIR) and the userspace tools
-#   make experiments  install deps, build, run the simulator experiments
-#   make check        install deps, build, run every test tier (TIERS=unit,guest: those)
+#   make experiments  install its packages, build, simulator experiments, one guest
+#   make check        install every package, build, run every test tier (TIERS=unit,guest: those)
 #   make bench        simulation speed (Google Benchmark)
 #   make timing       nvmev.ko's timing in a QEMU guest vs the model
 #   make hints        placement-hint experiments, simulator and guest
@@ -21,7 +21,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-.PHONY: all module sim deps check bench experiments timing hints subpage zns ext4 nio paths store \
+.PHONY: all module sim deps deps-experiments check bench experiments timing hints subpage zns ext4 nio paths store \
 	scaling \
 	dkms-install dkms-uninstall clean
 
@@ -38,36 +38,43 @@ sim:
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
 	cmake --build $(BUILD)/release -j $(JOBS)
 
+# Packages (scripts/install-deps.sh: one table, by purpose). What boots
+# Debian's own 6.1 kernel or runs only the simulator needs the small
+# experiments set; make check, and the experiments that build the patched
+# kernel (ext4, nio, paths), need everything.
 deps:
-	scripts/install-deps.sh
+	scripts/install-deps.sh check
+
+deps-experiments:
+	scripts/install-deps.sh experiments
 
 # Every tier: unit tests under ASan/UBSan, the model compiled as kernel
 # code (W=1, -Werror), and the style checks.
 check: deps
 	TIERS=$(TIERS) scripts/run-checks.sh
 
-bench: deps sim
+bench: deps-experiments sim
 	$(BUILD)/release/bench/sim_bench
 
-experiments: deps sim
+experiments: deps-experiments sim
 	scripts/sim-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/sim
 	scripts/guest-test.sh demo
 
 # nvmev.ko's timing in a guest next to the model (latency, stride knees)
-timing: deps sim
+timing: deps-experiments sim
 	scripts/guest-timing.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/guest
 
 # placement hints off/on in nvmev-sim and in a guest (nvmev-hint replay)
-hints: deps sim
+hints: deps-experiments sim
 	scripts/hint-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/hints
 
 # page-level fragmentation: sub-page appends vs write points per die
-subpage: deps sim
+subpage: deps-experiments sim
 	scripts/subpage-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/subpage
 
 # zoned namespaces in nvmev-sim: zone width and open zones; zoned vs
 # conventional, there and through Linux's block layer in a stock guest
-zns: deps sim
+zns: deps-experiments sim
 	scripts/zns-experiments.sh $(BUILD)/release/sim/nvmev-sim $(RESULTS)/zns
 	scripts/zns-guest-experiment.sh $(RESULTS)/zns
 
@@ -83,11 +90,11 @@ paths: deps
 	scripts/paths-experiment.sh $(RESULTS)/paths
 
 # the default (page-backed) store vs the memmap= store, stock guest: IOPS ratios
-store: deps
+store: deps-experiments
 	scripts/store-experiment.sh $(RESULTS)/store
 
 # two drives at once against one: IOPS and latency ratios (docs/drives.md)
-scaling: deps
+scaling: deps-experiments
 	scripts/scaling-experiment.sh $(RESULTS)/scaling
 
 # KVERS="6.1.0-28-amd64 ...": build for those too (default: the running kernel)
