@@ -1,8 +1,8 @@
 # nvmev: virtual NVMe SSD (kernel module) and its flash model.
 #
 #   make              build nvmev.ko (against KDIR) and the userspace tools
-#   make experiments  install deps, build, run the simulator experiments and a guest demo
-#   make check        install deps, build, run every test tier (TIERS=unit,guest: those)
+#   make experiments  install its packages, build, simulator experiments, one guest
+#   make check        install every package, build, run every test tier (TIERS=unit,guest: those)
 #   make bench        simulation speed (Google Benchmark)
 #   make dkms-install nvmev.ko through DKMS: rebuilt for every kernel installed later
 #
@@ -34,7 +34,7 @@ EXPERIMENTS := fragmentation demo timing hints subpage zns ext4 nio paths store 
 SIM_BIN = $(BUILD)/release/sim/nvmev-sim
 PART ?= all
 
-.PHONY: all module sim deps check bench experiments $(EXPERIMENTS) \
+.PHONY: all module sim deps deps-experiments check bench experiments $(EXPERIMENTS) \
 	dkms-install dkms-uninstall clean
 
 all: module sim
@@ -50,35 +50,42 @@ sim:
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
 	cmake --build $(BUILD)/release -j $(JOBS)
 
+# Packages (scripts/install-deps.sh: one table, by purpose). What boots
+# Debian's own 6.1 kernel or runs only the simulator needs the small
+# experiments set; make check, and the experiments that build the patched
+# kernel (ext4, nio, paths), need everything.
 deps:
-	scripts/install-deps.sh
+	scripts/install-deps.sh check
+
+deps-experiments:
+	scripts/install-deps.sh experiments
 
 # Every tier: unit tests under ASan/UBSan, the model compiled as kernel
 # code (W=1, -Werror), and the style checks.
 check: deps
 	TIERS=$(TIERS) scripts/run-checks.sh
 
-bench: deps sim
+bench: deps-experiments sim
 	$(BUILD)/release/bench/sim_bench
 
 experiments: fragmentation demo
 
-fragmentation: deps sim
+fragmentation: deps-experiments sim
 	experiments/fragmentation/run.sh $(SIM_BIN) $(RESULTS)/fragmentation
 
-demo: deps
+demo: deps-experiments
 	experiments/demo/run.sh
 
-timing: deps sim
+timing: deps-experiments sim
 	experiments/timing/run.sh $(SIM_BIN) $(RESULTS)/timing
 
-hints: deps sim
+hints: deps-experiments sim
 	experiments/hints/run.sh $(SIM_BIN) $(RESULTS)/hints $(PART)
 
-subpage: deps sim
+subpage: deps-experiments sim
 	experiments/subpage/run.sh $(SIM_BIN) $(RESULTS)/subpage
 
-zns: deps sim
+zns: deps-experiments sim
 	experiments/zns/run.sh $(SIM_BIN) $(RESULTS)/zns $(PART)
 
 ext4: deps
@@ -90,10 +97,10 @@ nio: deps
 paths: deps
 	experiments/paths/run.sh $(RESULTS)/paths
 
-store: deps
+store: deps-experiments
 	experiments/store/run.sh $(RESULTS)/store
 
-scaling: deps
+scaling: deps-experiments
 	experiments/scaling/run.sh $(RESULTS)/scaling
 
 # KVERS="6.1.0-28-amd64 ...": build for those too (default: the running kernel)

@@ -1,21 +1,48 @@
 #!/bin/bash
-# Install the Debian 12 packages the build, tests and experiments need.
+# Install the Debian 12 packages a command needs, by purpose.
+# Usage: install-deps.sh [experiments|check]   (default: check, everything)
+#   experiments  the build, one stock 6.1 guest, plots: `make experiments`
+#                and the experiments that boot Debian's own kernel
+#   check        every group: the test tiers, the 6.12 guest with DKMS,
+#                the patched kernel build (make ext4, nio, paths)
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 
-packages=(
-	build-essential cmake pkg-config
-	libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-	linux-headers-amd64 kmod
-	qemu-system-x86 linux-image-amd64 busybox-static fio nvme-cli e2fsprogs f2fs-tools
-	btrfs-progs
-	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms
-	cpio util-linux fdisk xz-utils zstd
-	shellcheck linux-source-6.1 xz-utils
-	ccache bc bison flex libelf-dev libssl-dev
-	gnuplot-nox libsqlite3-dev
-	clang libclang-rt-14-dev
+# One table: every package once, in the group of what needs it.
+declare -A group=(
+	# the userspace build (`make sim`: nvmev-sim, bench, the tools the
+	# guest runs; nvmev-sqlite links SQLite)
+	[build]="build-essential cmake libbenchmark-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev"
+	# a guest of Debian's 6.1 kernel (scripts/guest-test.sh): QEMU, the
+	# image and the headers nvmev.ko is built against, and what the
+	# initramfs copies (scripts/vm/build-initramfs.sh)
+	[guest]="qemu-system-x86 linux-image-amd64 linux-headers-amd64 kmod cpio busybox-static
+		fio nvme-cli e2fsprogs util-linux fdisk"
+	# the experiments' plots
+	[plot]="gnuplot-nox"
+	# unit tests, fuzzing (clang's libFuzzer), the scripts' style
+	[test]="libgtest-dev libgmock-dev clang libclang-rt-14-dev shellcheck"
+	# the guest tests of file systems other than ext4
+	[guest-fs]="f2fs-tools btrfs-progs"
+	# the 6.12 guest and DKMS (its modules xz-compressed, DKMS's maybe zstd)
+	[guest612]="linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms xz-utils zstd"
+	# the patched kernels (scripts/kernel/build-kernel.sh) and checkpatch.pl,
+	# both from the 6.1 source; ccache for them and the check's builds
+	[kernel]="linux-source-6.1 ccache bc bison flex libelf-dev libssl-dev pkg-config"
 )
+declare -A groups_of=(
+	[experiments]="build guest plot"
+	[check]="build guest plot test guest-fs guest612 kernel"
+)
+
+want=${1:-check}
+[ -n "${groups_of[$want]:-}" ] ||
+	{ echo "install-deps: '$want' is not experiments or check" >&2; exit 2; }
+packages=()
+for g in ${groups_of[$want]}; do
+	# shellcheck disable=SC2206 # a group is a word list
+	packages+=(${group[$g]})
+done
 
 missing=()
 for p in "${packages[@]}"; do

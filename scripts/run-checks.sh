@@ -13,7 +13,8 @@
 #   debug    that kernel with KASAN, kmemleak, lockdep, ... (debug.config):
 #            the functional guest tests; any kernel report fails
 #   fuzz     libFuzzer over command parsing, PRP walking, hints and the model
-#   checkpatch, shellcheck  style: kernel C, scripts
+#   checkpatch, shellcheck  style: kernel C; scripts, and no dates or
+#            times in the reference pages (reference-pages-check.sh)
 # TIERS=unit,guest runs only those (make check TIERS=...); default all.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -207,8 +208,12 @@ fi
 # min with warm caches)
 run_lanes "guest debug" "guest612 patched"
 run_tier checkpatch scripts/checkpatch.sh
-run_tier shellcheck shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \
-	tests/unit/*.sh tests/guest/*.sh experiments/*/*.sh .ci/run
+style() {
+	shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \
+		tests/unit/*.sh tests/guest/*.sh experiments/*/*.sh .ci/run &&
+		scripts/reference-pages-check.sh
+}
+run_tier shellcheck style
 
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
