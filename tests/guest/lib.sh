@@ -1,7 +1,8 @@
 #!/bin/sh
-# Helpers for the guest tests (busybox sh).
-PASSED=0
-FAILED=0
+# Helpers for the guest tests (busybox sh): loading the module, reading
+# what it reports, and the checks that tests of several files make. How
+# tests are declared, run and reported: runner.sh.
+
 # Where the drive's memory comes from. With a memmap=SIZEM$START
 # reservation on this kernel's command line (scripts/guest-test.sh on a
 # kernel without memory hot-remove, or GUEST_MEMMAP=1) the loads name it,
@@ -35,20 +36,6 @@ DBG=/sys/kernel/debug/nvmev
 uptime_s() { cut -d. -f1 /proc/uptime; }
 # ... in hundredths of a second
 uptime_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
-# the test lines carry their duration: what a tier's time limit is spent on
-ok() { PASSED=$((PASSED + 1)); echo "ok - $CURRENT ($(($(uptime_s) - STARTED)) s)"; }
-not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $CURRENT: $* ($(($(uptime_s) - STARTED)) s)"; }
-
-# check DESCRIPTION COMMAND...: run, remember the first failure of a test
-check() {
-	desc=$1
-	shift
-	if ! "$@" >/tmp/check.out 2>&1; then
-		[ -z "$FIRST_FAIL" ] && FIRST_FAIL="$desc ($(tail -3 /tmp/check.out | tr '\n' ' '))"
-		return 1
-	fi
-	return 0
-}
 
 # wait_nvme0n1: until the nvme driver has the namespace (at most 20 s)
 wait_nvme0n1() {
@@ -139,77 +126,6 @@ pages_match_units() {
 # the model's geometry says it took
 set_time_scale() {
 	echo "$1" >"$DBG/time_scale" && [ "$(value time_scale "$DBG/geometry")" = "$1" ]
-}
-
-# What the kernel prints when something is wrong: a WARN_ON, BUG, oops,
-# sanitizer, lockdep, hung task, RCU stall or kmemleak report.
-KERNEL_REPORT='WARNING: CPU|BUG:|Oops|general protection fault|KASAN|UBSAN|'
-KERNEL_REPORT=$KERNEL_REPORT'possible (circular|recursive) locking|INFO: task .* blocked|'
-KERNEL_REPORT=$KERNEL_REPORT'self-detected stall|kmemleak: [0-9]+ new suspected|Call Trace'
-
-# kernel_reports FROM-LINE: the reports in /tmp/kernel.log after that line
-kernel_reports() {
-	tail -n +"$(($1 + 1))" /tmp/kernel.log 2>/dev/null | grep -E "$KERNEL_REPORT"
-}
-
-# the tiers a test can name on its "# tiers:" line ("none": run by name only)
-GUEST_TIERS="stock patched debug debug_long iommu memmap dkms movable"
-
-# tier_tests TIER: the tests whose "# tiers:" line (the line above their
-# function) names TIER, in file order; smoke first (the quickest sign that
-# the module works at all), the leak scan (kmemleak) last, as it reports
-# what every test before it left behind
-tier_tests() {
-	awk -v tier="$1" '
-		/^# tiers:/ { want = 0; for (i = 3; i <= NF; i++) if ($i == tier) want = 1; next }
-		/^test_[a-z0-9_]*\(\) \{/ { if (want) { sub(/^test_/, ""); sub(/\(.*/, ""); print } want = 0 }
-	' /tests/*.sh /experiments/*.sh | awk '
-		$0 == "smoke" { print; next } $0 == "kmemleak" { last = 1; next } { rest[n++] = $0 }
-		END { for (i = 0; i < n; i++) print rest[i]; if (last) print "kmemleak" }'
-}
-
-# run_tests TIER|a,b,c: call test_<name> for each test of that tier (all =
-# stock) or each named one, in order; a list can name tiers too
-# (iommu,memmap); a test that leaves a kernel report behind fails whatever
-# it checked itself
-run_tests() {
-	list=$1
-	case "$list" in
-	all) list=$(tier_tests stock) ;;
-	*)
-		# tiers and test names, comma-separated: each tier its tests,
-		# a test named twice run once
-		for t in $(echo "$list" | tr ',' ' '); do
-			case " $GUEST_TIERS " in
-			*" $t "*) tier_tests "$t" ;;
-			*) echo "$t" ;;
-			esac
-		done | awk '!seen[$0]++' >/tmp/list
-		list=$(cat /tmp/list)
-		;;
-	esac
-	[ -n "$list" ] || { CURRENT=$1 STARTED=$(uptime_s); not_ok "no such tier, or no tests in it"; }
-	for t in $(echo "$list" | tr ',' ' '); do
-		CURRENT=$t
-		FIRST_FAIL=
-		STARTED=$(uptime_s)
-		echo "--- $t"
-		klines=$(wc -l </tmp/kernel.log 2>/dev/null || echo 0)
-		"test_$t" || [ -n "$FIRST_FAIL" ] || FIRST_FAIL="test returned failure"
-		sleep 0.2	# let /tmp/kernel.log catch up
-		if kernel_reports "$klines" >/tmp/reports; then
-			echo "kernel reports during $t:"
-			tail -n +"$((klines + 1))" /tmp/kernel.log | head -60
-			[ -n "$FIRST_FAIL" ] || FIRST_FAIL="kernel report: $(head -1 /tmp/reports)"
-		fi
-		if [ -z "$FIRST_FAIL" ]; then
-			ok
-		else
-			not_ok "$FIRST_FAIL"
-		fi
-		# leave no device behind for the next test
-		grep -q '^nvmev ' /proc/modules && { umount /mnt 2>/dev/null; rmmod_nvmev; }
-	done
 }
 
 # Helpers shared by the tests of several files

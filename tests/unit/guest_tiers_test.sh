@@ -1,11 +1,15 @@
 #!/bin/bash
-# Every guest test names its tiers on the line above its function
-# ("# tiers: stock debug", or "none" for one run only by name), with known
-# tier names, and no two tests share a name; prints each tier's size.
+# Every guest test declares itself in the comment lines right above its
+# function: "# tiers: stock debug" (or "none" for one run only by name)
+# on the line above it, with known tier names; no two tests share a
+# name; every
+# requires_* guard a test calls is one runner.sh defines. Prints each
+# tier's size.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tiers=$(sed -n 's/^GUEST_TIERS="\(.*\)"$/\1/p' tests/guest/lib.sh)
-[ -n "$tiers" ] || { echo "tests/guest/lib.sh: no GUEST_TIERS"; exit 1; }
+runner=tests/guest/runner.sh
+tiers=$(sed -n 's/^GUEST_TIERS="\(.*\)"$/\1/p' "$runner")
+[ -n "$tiers" ] || { echo "$runner: no GUEST_TIERS"; exit 1; }
 known=" $tiers none "
 status=0
 declare -A count seen
@@ -33,6 +37,11 @@ while IFS=: read -r file line text; do
 		count[$w]=$((${count[$w]:-0} + 1))
 	done
 done < <(grep -n '^test_[a-z0-9_]*() {' tests/guest/*.sh experiments/guest/*.sh)
+# every guard a test calls is one runner.sh defines
+while IFS=: read -r file line guard; do
+	grep -q "^$guard() {" "$runner" ||
+		{ echo "$file:$line: $guard is no guard of $runner"; status=1; }
+done < <(grep -on '^	requires_[a-z0-9_]*' tests/guest/*.sh experiments/guest/*.sh | tr -d '\t')
 for t in $tiers none; do
 	printf '%s=%s ' "$t" "${count[$t]:-0}"
 done
