@@ -40,6 +40,7 @@ zeroout() { /bin/blkdiscard -z "$@"; }
 # part of a 4 KiB mapping unit. Data written before a reload must read as
 # zeroes after it; a sector written into a unit nobody wrote leaves the
 # other seven zero; one written into a written unit keeps them.
+# desc: unwritten and reloaded data reads zeroes, partial units keep neighbours
 # tiers: stock memmap
 test_zero_reads() {
 	m=1048576
@@ -113,6 +114,7 @@ fill_and_clear() {
 # (65,536 LBAs, 32 MiB): the host splits it by the limits Identify
 # reports (WZSL, DMRSL), and every byte of it reads back as zeroes, on
 # 512-byte and 4 KiB LBAs, from the start and from an odd MiB.
+# desc: zero-outs and discards over 32 MiB, split by WZSL/DMRSL, read zeroes
 # tiers: stock
 test_zeroout_large() {
 	for lba in 512 4096; do
@@ -189,6 +191,7 @@ dsm_many() { dsm_start "$1" 64 && dsm_wait; }
 # every command completes, no read waits for a second, no nvme timeout
 # (run_tests adds soft lockups, RCU stalls and hung tasks). Then 20 such
 # commands at once, more than the controller holds.
+# desc: whole-drive deallocate and zero-out beside QD1 reads: none waits long
 # tiers: stock
 test_discard_bounded() {
 	check "insmod" load_nvmev lba_bytes=512 || return 1
@@ -224,6 +227,7 @@ test_discard_bounded() {
 # SQ instead of running inline: reads go on, and the reset (CC.EN = 0,
 # CSTS.RDY = 0 within CAP.TO, 10 s) completes, the drive stays usable.
 # DSM_RESET_MANY: how many.
+# desc: more big deallocations than the controller holds, then a reset
 # tiers: stock
 test_discard_reset() {
 	# 4 GiB of pages, 64 MiB of them written: each range is 8 M LBAs

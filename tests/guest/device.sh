@@ -4,6 +4,7 @@
 # commands, resets and removal, GC, timing, and the device side of the
 # placement hints.
 
+# desc: the module loads, a namespace reads and writes, the module unloads
 # tiers: stock patched debug debug_long iommu
 test_smoke() {
 	check "insmod" load_nvmev || return 1
@@ -21,6 +22,7 @@ expect_geometry() {
 # id_field TOOL-OUTPUT-KEY: a field of "nvme id-ctrl/id-ns" output
 id_field() { sed -n "s/^$1 *: *//p" /tmp/id.out | head -1; }
 
+# desc: derived geometry and Identify fields for two drive shapes
 # tiers: stock debug_long
 test_geometry() {
 	# the paper's 8-die drive on 256 MiB, 512-byte LBAs
@@ -96,6 +98,7 @@ bad_model_params() {
 }
 
 # shellcheck disable=SC2086 # $m is a list of parameters
+# desc: every out-of-range module parameter refused with its own message
 # tiers: stock debug debug_long
 test_bad_params() {
 	m=$NVMEV_MEM
@@ -135,6 +138,7 @@ test_bad_params() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: stats_reset zeroes the counters the model keeps
 # tiers: stock debug_long
 test_stats_reset() {
 	check "insmod" load_nvmev || return 1
@@ -155,6 +159,7 @@ test_stats_reset() {
 
 # Every writable debugfs file: invalid values fail with an error and change
 # nothing (module parameters: bad_params; hint fields: hints_placement).
+# desc: invalid writes to every debugfs file fail and change nothing
 # tiers: stock debug_long
 test_bad_attrs() {
 	check "insmod" load_nvmev || return 1
@@ -183,6 +188,7 @@ test_bad_attrs() {
 
 # Leaks: kmemleak (debug kernel) scans after the other tests ran and their
 # modules were unloaded; anything unreferenced since boot fails the run.
+# desc: kmemleak finds nothing unreferenced after the other tests
 # tiers: debug debug_long
 test_kmemleak() {
 	k=/sys/kernel/debug/kmemleak
@@ -199,6 +205,7 @@ test_kmemleak() {
 
 # LIFECYCLE_CYCLES (default 20) insmod/rmmod cycles, each writing a
 # random MiB at a different offset and reading it back.
+# desc: repeated load/unload cycles, each writing and reading back a MiB
 # tiers: stock debug debug_long
 test_lifecycle() {
 	n=${LIFECYCLE_CYCLES:-20}
@@ -219,6 +226,7 @@ test_lifecycle() {
 # rmmod with ext4 mounted and writing: it is a surprise removal (the
 # namespace goes away under the file system, like a pulled drive). It must
 # not crash or hang; the file system sees I/O errors and can be unmounted.
+# desc: rmmod under a mounted, writing ext4 is a clean surprise removal
 # tiers: stock debug debug_long
 test_rmmod_mounted() {
 	check "insmod" load_nvmev || return 1

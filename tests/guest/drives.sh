@@ -68,6 +68,7 @@ ns_value() {
 # thread, its namespace of the size and LBA format it was given;
 # crc-verified I/O on both at once, each counting only its own; powered
 # off they leave the bus and give their memory blocks back.
+# desc: two configfs drives beside the module's: own domain, I/O, teardown
 # tiers: stock
 test_drives_configfs() {
 	mount_configfs
@@ -114,6 +115,7 @@ test_drives_configfs() {
 
 # With default_drive=0 the module makes no drive at load, only configfs
 # ones, which start from the module parameters' values.
+# desc: default_drive=0: no drive at load, configfs drives from parameters
 # tiers: stock
 test_drives_only_configfs() {
 	mount_configfs
@@ -131,6 +133,7 @@ test_drives_only_configfs() {
 
 # Bad input: each refused with its errno and one log line, nothing made
 # by halves, and the drives already there untouched.
+# desc: bad configfs input refused with its errno, nothing made by halves
 # tiers: stock
 test_drives_bad_input() {
 	mount_configfs
@@ -187,6 +190,7 @@ test_drives_bad_input() {
 # in the SMART log per NSID, whose sum is the controller's. Then the bad
 # input: NSIDs out of range, changes of a powered drive's namespaces, an
 # LBA format that does not exist, namespaces larger than the drive.
+# desc: a drive of two namespaces sharing flash, each its own size and data
 # tiers: stock
 test_drives_namespaces() {
 	mount_configfs
@@ -283,6 +287,7 @@ test_drives_namespaces() {
 # memory lost until reboot. DRIVES_AT_ONCE (default 4) drives, every
 # power write started before any returns; all come up, one block each,
 # and powered off at once they give every block back.
+# desc: drives powered on at once each take a memory block of their own
 # tiers: stock
 test_drives_power_at_once() {
 	mount_configfs

@@ -61,6 +61,7 @@ mkfs_mount() {
 	mkfs.ext4 -q -F -m 0 -b 4096 /dev/nvme0n1 && mount -t ext4 ${1:+-o "$1"} /dev/nvme0n1 /mnt
 }
 
+# desc: the patched nvme driver enables the device's hint feature
 # tiers: patched debug_long
 test_ext4_hints_kernel() {
 	check "insmod" load_nvmev || return 1
@@ -82,6 +83,7 @@ test_ext4_hints_kernel() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4 appends carry hints and continue die by die (nodelalloc)
 # tiers: patched debug_long
 test_ext4_append() {
 	check "insmod" load_nvmev || return 1
@@ -95,6 +97,7 @@ test_ext4_append() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4 appends with delalloc continue die by die
 # tiers: patched
 test_ext4_append_delalloc() {
 	check "insmod" load_nvmev || return 1
@@ -105,6 +108,7 @@ test_ext4_append_delalloc() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: direct-I/O appends through ext4 continue die by die
 # tiers: patched debug_long
 test_ext4_dio() {
 	check "insmod" load_nvmev || return 1
@@ -115,6 +119,7 @@ test_ext4_dio() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4 overwrites carry hints and stay on their dies
 # tiers: patched debug_long
 test_ext4_overwrite() {
 	check "insmod" load_nvmev || return 1
@@ -143,6 +148,7 @@ test_ext4_overwrite() {
 # over-provisioning) ext4 files are rewritten 3 x the capacity -- appends
 # and overwrites, so both hint kinds steer placement -- with fio verifying
 # every block, then e2fsck.
+# desc: ext4 data survives GC with hints off and on (fio verify, e2fsck)
 # tiers: patched debug_long
 test_ext4_gc_integrity() {
 	for h in 0 1; do
@@ -173,6 +179,7 @@ test_ext4_gc_integrity() {
 # Writes split by the block layer (max_sectors_kb lowered to 128 KiB): a
 # 1 MiB direct append becomes 8 requests, and each piece must continue
 # where the previous one ended.
+# desc: a 1 MiB append split into 128 KiB requests continues piece by piece
 # tiers: patched debug debug_long
 test_ext4_split() {
 	check "insmod" load_nvmev || return 1
@@ -192,6 +199,7 @@ test_ext4_split() {
 }
 
 # A partition 1 MiB into the device: hint LBAs are shifted like data LBAs.
+# desc: hint LBAs on a partition are shifted like data LBAs
 # tiers: patched debug_long
 test_ext4_partition() {
 	check "insmod" load_nvmev || return 1
@@ -208,6 +216,7 @@ test_ext4_partition() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4's and the nvme driver's switches each turn the hints off
 # tiers: patched
 test_ext4_hints_off() {
 	check "insmod" load_nvmev || return 1

@@ -81,6 +81,7 @@ fabric_connect() {
 # The block-device backend: nvmet serves nvme0n1 as a namespace of its
 # own subsystem; fio's crc-verified writes over TCP verify, and a block
 # written over the fabric reads back the same from the local namespace.
+# desc: nvmet serves nvme0n1 over TCP: crc-verified I/O, same data locally
 # tiers: stock
 test_nvmet_tcp() {
 	check "insmod" load_nvmev || return 1
@@ -104,6 +105,7 @@ test_nvmet_tcp() {
 # ("duplicate IDs", a guard against the corruption two paths without
 # multipath would bring), so data over this backend needs a second
 # machine; here that refusal is checked too.
+# desc: nvmet passthru over TCP shows nvmev's identity and hint feature
 # tiers: stock
 test_nvmet_passthru() {
 	check "insmod" load_nvmev || return 1
@@ -154,6 +156,7 @@ tcp_sessions() {
 # disconnect (at most 10 min), then checks that what the host wrote is on
 # the drive: fio re-reads the host's job and checks every block's crc32c
 # and offset, and the drive counted the writes.
+# desc: the target half of scripts/fabric-pair.sh: export, wait, verify
 # tiers: none
 test_fabric_target() {
 	check "insmod" load_nvmev || return 1
@@ -182,6 +185,7 @@ test_fabric_target() {
 # The host machine: connects to the target, sees nvmev's identity and its
 # enabled hint feature through the passthru, and runs crc-verified I/O on
 # the namespace, which no other namespace here shares IDs with.
+# desc: the host half of scripts/fabric-pair.sh: connect, identify, verify
 # tiers: none
 test_fabric_host() {
 	check "network" net_up 10.99.0.2 || return 1

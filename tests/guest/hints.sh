@@ -4,6 +4,7 @@
 # feature, hinted writes landing on the dies the hints ask for, and a
 # device whose hint feature is left off.
 
+# desc: the hint capability and feature, and hints=0 turning them off
 # tiers: stock
 test_hints_capability() {
 	check "insmod" load_nvmev || return 1
@@ -27,6 +28,7 @@ test_hints_capability() {
 }
 
 # 32 KiB chunks, 512-byte LBAs: chunk k starts at LBA 64 k
+# desc: hinted writes land on the dies the hints ask for
 # tiers: stock debug_long
 test_hints_placement() {
 	check "insmod" load_nvmev || return 1
@@ -68,6 +70,7 @@ test_hints_placement() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: hint bits while the feature is off are counted, not honoured
 # tiers: stock
 test_hints_disabled() {
 	check "insmod" load_nvmev || return 1

@@ -16,6 +16,7 @@ mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 # block's struct pages) and a second load works the same. A block the
 # kernel cannot spare is skipped: the test only needs one of the blocks
 # tried to go.
+# desc: no memmap=: the module takes a memory block for BAR0 and gives it back
 # tiers: stock iommu
 test_no_memmap() {
 	block=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes)))
@@ -60,6 +61,7 @@ test_no_memmap() {
 # reboot). The load passes over those and takes the one at the range's
 # start, whose removal leaves the rest of the range, crash kernel and
 # all, in place; rmmod gives it back.
+# desc: the memory block taken is one whose removal leaves the crash kernel
 # tiers: memmap
 test_block_below_reservation() {
 	crash=$(sed -n 's/^ *\([0-9a-f]*\)-[0-9a-f]* : Crash kernel$/\1/p' /proc/iomem)
@@ -79,6 +81,7 @@ test_block_below_reservation() {
 # With a memmap= reservation: a load with no size takes all of it but the
 # 1 MiB register area, with the data there (not in pages); a drive larger
 # than the reservation and a cap on page-backed data are refused.
+# desc: with memmap=: the whole reservation by default, oversize refused
 # tiers: memmap debug
 test_memmap_limits() {
 	check "a memmap= boot" [ "$NVMEV_MEMMAP" = 1 ] || return 1
@@ -107,6 +110,7 @@ offline_blocks() {
 # loses no further RAM however often the module is reloaded.
 # MEM_RELOAD_CYCLES (default 20) insmod/rmmod cycles; the blocks are
 # onlined only at the end.
+# desc: reloads reuse the offline block rmmod left, losing no further RAM
 # tiers: stock
 test_mem_reload() {
 	check "no memmap= reservation" [ "$NVMEV_MEMMAP" = 0 ] || return 1

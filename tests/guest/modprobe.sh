@@ -6,6 +6,7 @@
 # package version, in modinfo) and give a working drive.
 
 
+# desc: modprobe loads the DKMS-built nvmev.ko of this tree's version
 # tiers: dkms
 test_dkms_modprobe() {
 	ko=/lib/modules/$(uname -r)/updates/dkms/nvmev.ko

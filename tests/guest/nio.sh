@@ -28,6 +28,7 @@ sync_fio() {
 # a bio that must be split loses REQ_POLLED, takes interrupts and still
 # completes (no hang), data intact; so does a queue without poll queues.
 # SYNC_POLL_IOS (default 2000) I/Os per mode.
+# desc: synchronous polled direct I/O (RWF_HIPRI) completes without interrupts
 # tiers: patched debug debug_long
 test_sync_poll() {
 	sync_ios=${SYNC_POLL_IOS:-2000}
@@ -102,6 +103,7 @@ txn_summary() {
 # NIO lazy polling (patch 5): its sysfs attributes refuse bad values; off
 # by default; small RWF_HIPRI transactions sleep then poll (no interrupt),
 # large ones and transactions with a large member take interrupts.
+# desc: NIO lazy polling: small transactions sleep, then poll; large ones interrupt
 # tiers: patched debug debug_long
 test_nio() {
 	rm -f /tmp/nio.out

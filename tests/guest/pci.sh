@@ -64,6 +64,7 @@ count_of() { dmesg | grep -c "$1"; }
 # path) the device comes back with its data and the driver re-initialised;
 # with the driver unbound the controller registers, the MSI-X table and
 # the config registers are back at their reset values.
+# desc: a Function Level Reset, driver bound and unbound, resets the function
 # tiers: stock
 test_pci_flr() {
 	check "insmod" load_nvmev || return 1
@@ -107,6 +108,7 @@ test_pci_flr() {
 # Bus Master Enable off stops the device's DMA: with QD1 reads running,
 # no completion is posted while it is off (2 s, well below the nvme
 # driver's 30 s timeout); back on, I/O resumes and fio sees no error.
+# desc: Bus Master Enable off stops completions; back on, I/O resumes
 # tiers: stock
 test_pci_bme() {
 	check "insmod" load_nvmev || return 1
@@ -137,6 +139,7 @@ test_pci_bme() {
 # may wait for the nvme timeout. The I/O queues' IRQs are managed (the
 # kernel refuses to move them, EIO); the admin queue's is not, and
 # admin commands run beside fio.
+# desc: nvme IRQs moved between CPUs under QD1 reads: no I/O times out
 # tiers: stock
 test_pci_irq_moves() {
 	check "insmod" load_nvmev || return 1
@@ -182,6 +185,7 @@ test_pci_irq_moves() {
 # host does while it moves an IRQ), issue a read on that queue: the
 # interrupt waits in the PBA, and unmasking sends it; nothing waits for
 # the nvme driver's 30 s timeout.
+# desc: a masked MSI-X vector's interrupt waits in the PBA until unmasked
 # tiers: stock
 test_pci_msix_pending() {
 	check "/dev/mem may map BAR0 (iomem=relaxed)" grep -q 'iomem=relaxed' /proc/cmdline || return 1
@@ -213,6 +217,7 @@ test_pci_msix_pending() {
 # Unloading after the host let go of the function: a controller reset
 # and a sysfs removal, then rmmod; the driver's unbind (CC.SHN), then
 # rmmod. PCI_UNLOAD_CYCLES (default 10) times each, no kernel report.
+# desc: rmmod after a controller reset, a sysfs removal or an unbind
 # tiers: stock debug
 test_pci_unload() {
 	n=${PCI_UNLOAD_CYCLES:-10}
@@ -285,6 +290,7 @@ inflight_unload() {
 # with a read in flight whose completion the model holds, due during the
 # teardown (4 s: the nvme driver's removal waits for it). No oops, no
 # hang: rmmod ends, and a load after works.
+# desc: rmmod with a read in flight that comes due during teardown
 # tiers: stock debug
 test_pci_unload_inflight() {
 	inflight_unload 40 30000 || return 1
@@ -298,6 +304,7 @@ test_pci_unload_inflight() {
 # reports its own nvme-pci timeout work taking shutdown_lock while
 # nvme_remove() syncs that work (a dependency inside the nvme driver,
 # no nvmev lock in it).
+# desc: rmmod with a read in flight the nvme driver's timeout ends
 # tiers: stock
 test_pci_unload_timeout() {
 	inflight_unload 10000 10000 || return 1
@@ -326,6 +333,7 @@ free_at() {
 # nothing after; a hole, a firmware reserved range, a range that is only
 # partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
 # refused with one line saying what is there.
+# desc: the load claims its whole memmap= reservation, refuses other ranges
 # tiers: memmap
 test_pci_reservation() {
 	mib=$((1 << 20))
@@ -399,6 +407,7 @@ nvme_irqs() {
 # kernel enables it by default): the stock driver binds, its queues' MSI-X
 # interrupts arrive and complete I/O (crc-verified), polled queues take
 # none. Prints the kernel's view of the remapping and of the vectors.
+# desc: with interrupt remapping on, MSI-X interrupts arrive and complete I/O
 # tiers: iommu
 test_intremap() {
 	check "interrupt remapping on" grep -q "Enabled IRQ remapping" /tmp/kernel.log

@@ -30,6 +30,7 @@ dd_at() {
 # written; a deallocation or Write Zeroes of whole units frees their
 # pages, of part of a unit zeroes that part; Identify says thin
 # provisioned, with NUSE the pages held.
+# desc: data in kernel pages: a page per unit written, freed on deallocation
 # tiers: stock debug
 test_paged_data() {
 	m=1048576
@@ -75,6 +76,7 @@ test_paged_data() {
 # the next fails with No space (Capacity Exceeded), counted, said once in
 # the kernel log, and leaves what was there; after a deallocation the
 # same write fits.
+# desc: data_max_mib caps page-backed data: the write past it fails, no space
 # tiers: stock debug
 test_paged_cap() {
 	m=1048576
@@ -105,6 +107,7 @@ test_paged_cap() {
 # a working set that fits: only what is written takes pages (the model's
 # tables, 8 bytes per 4 KiB, are the part that is not sparse). A drive
 # whose tables would not fit is refused at load with what they need.
+# desc: a drive 64 times the guest's RAM holds a working set that fits
 # tiers: stock
 test_paged_sparse() {
 	ram_mib=$(($(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo) / 1024))

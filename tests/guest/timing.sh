@@ -66,6 +66,7 @@ lat_run() {
 # 20000 x 1000, moves it by ~4 ms). The difference of the two must be the
 # model's (p_big - p_small) within 5 %; one-sided, the device is never
 # early: no read at time_scale 1000 under 95 % of p_big.
+# desc: QD1 read latency is the model's prediction
 # tiers: stock
 test_latency() {
 	check "insmod" load_nvmev capacity_mib=64 time_scale=1000 || return 1
@@ -105,6 +106,7 @@ test_latency() {
 # ever takes IOPS away (one sweep on a shared CI machine once put the
 # 288K stride at 0.78 of full), so the sweep runs twice and each stride
 # keeps its better round: a model that lost a knee still fails both.
+# desc: read throughput per stride has the model's knees
 # tiers: stock
 test_alignment() {
 	check "insmod" load_nvmev capacity_mib=128 || return 1
@@ -160,6 +162,7 @@ worker_sched() {
 # have to take 25-50 ms per run to fail it, a spinning or constantly waking
 # worker (sleep_max_us=1 idle_sleep_us=0: every 10 us) is at or near a
 # whole CPU.
+# desc: an idle device's worker wakes only as often as the sleep policy says
 # tiers: stock
 test_idle_cpu() {
 	check "insmod" load_nvmev || return 1

@@ -54,6 +54,7 @@ zns_send() {
 # is not full; Zone Append returns the LBA it wrote; the open and active
 # limits refuse with their statuses; a reset zone reads zeroes. Each
 # refusal with the ZNS status the spec gives it.
+# desc: zone states, write pointer rules, Zone Append and open/active limits
 # tiers: stock
 test_zns_states() {
 	check "insmod" load_nvmev || return 1
@@ -117,6 +118,7 @@ test_zns_states() {
 # Linux's zoned stack on it: fio's zoned mode writes and crc-verifies
 # 8 zones (two open at a time, within each zone's capacity) while the
 # conventional namespace of the same drive is verified too.
+# desc: fio's zoned mode verifies 8 zones beside the conventional namespace
 # tiers: stock
 test_zns_fio() {
 	check "insmod" load_nvmev || return 1
@@ -138,6 +140,7 @@ test_zns_fio() {
 # LBAs 0-7): the write of LBAs 4-7 at the pointer goes in, LBAs 0-3 read
 # as zeroes, 4-7 as written, and the zone goes on from there. A reset of
 # the empty zone 6 leaves it writable and reading zeroes.
+# desc: deallocating the unit at a write pointer, then writing on from there
 # tiers: stock
 test_zns_dsm_wp() {
 	check "insmod" load_nvmev || return 1
@@ -169,6 +172,7 @@ test_zns_dsm_wp() {
 # layout promises is there, no write fails with Capacity Exceeded. Then
 # a reset of every zone brings each back empty, reading zeroes, and they
 # fill again.
+# desc: every small zone fills to its capacity; a reset empties them all
 # tiers: stock
 test_zns_fill_all() {
 	check "insmod" load_nvmev || return 1
@@ -231,6 +235,7 @@ die_col() {
 # reaches NAND exactly once (WAF 1, no GC); a finish programs the one
 # unit a zone buffers, padded to its program unit; a reset erases the
 # zone's blocks and gives them back.
+# desc: a zone's data on its own dies and blocks, written once, erased on reset
 # tiers: stock
 test_zns_flash() {
 	check "insmod" load_nvmev || return 1
@@ -289,6 +294,7 @@ zns_fs_verify() {
 # but Debian 12's fsck.f2fs (1.15) then finds a free segment count other
 # than the kernel's checkpoint says (an fsck/kernel disagreement over the
 # unusable segments past each zone's capacity).
+# desc: f2fs on the zoned namespace: verified files, remount, fsck clean
 # tiers: stock
 test_zns_f2fs() {
 	check "insmod" load_nvmev || return 1
@@ -314,6 +320,7 @@ load_btrfs() {
 # group one zone, data written by Zone Append): crc-verified files, a file
 # read back identical after a remount, the zones holding btrfs's data,
 # btrfs check clean.
+# desc: btrfs on the zoned namespace: verified files, remount, check clean
 # tiers: stock
 test_zns_btrfs() {
 	check "btrfs modules" load_btrfs || return 1
@@ -332,6 +339,7 @@ test_zns_btrfs() {
 # with EINVAL and one line, nothing made, and the drive powers on once
 # they are mended; a zoned command on the conventional namespace is
 # Invalid Command Opcode.
+# desc: impossible zoned namespace values refused at power-on
 # tiers: stock
 test_zns_bad_input() {
 	check "insmod" load_nvmev || return 1

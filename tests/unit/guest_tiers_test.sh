@@ -1,8 +1,8 @@
 #!/bin/bash
 # Every guest test declares itself in the comment lines right above its
 # function: "# tiers: stock debug" (or "none" for one run only by name)
-# on the line above it, with known tier names; no two tests share a
-# name; every
+# on the line above it, with known tier names, and in tests/guest/ a
+# one-line "# desc:" in the same block; no two tests share a name; every
 # requires_* guard a test calls is one runner.sh defines. Prints each
 # tier's size.
 set -euo pipefail
@@ -23,6 +23,11 @@ while IFS=: read -r file line text; do
 		echo "$file:$line: test_$name has no '# tiers:' line above it"
 		status=1
 		continue
+	fi
+	# the comment block above the function: its "# desc:" line
+	if [[ $file == tests/guest/* ]]; then
+		awk -v l="$line" 'NR >= l { exit } !/^#/ { d = 0 } /^# desc: ./ { d = 1 } END { exit !d }' "$file" ||
+			{ echo "$file:$line: test_$name has no '# desc:' line above it"; status=1; }
 	fi
 	read -ra words <<<"${above#\# tiers: }"
 	if [ "${words[0]}" = none ]; then
