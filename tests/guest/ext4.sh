@@ -64,6 +64,7 @@ mkfs_mount() {
 # desc: the patched nvme driver enables the device's hint feature
 # tiers: patched debug_long
 test_ext4_hints_kernel() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	nvmev-hint info /dev/nvme0n1 >/tmp/info.out
 	check "the kernel enabled hints" json_true enabled
@@ -86,6 +87,7 @@ test_ext4_hints_kernel() {
 # desc: ext4 appends carry hints and continue die by die (nodelalloc)
 # tiers: patched debug_long
 test_ext4_append() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount nodelalloc" mkfs_mount nodelalloc
 	echo 1 >"$DBG/stats_reset"
@@ -100,6 +102,7 @@ test_ext4_append() {
 # desc: ext4 appends with delalloc continue die by die
 # tiers: patched
 test_ext4_append_delalloc() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount delalloc" mkfs_mount
 	check "worst-case appends" worst_append /mnt/f 16
@@ -111,6 +114,7 @@ test_ext4_append_delalloc() {
 # desc: direct-I/O appends through ext4 continue die by die
 # tiers: patched debug_long
 test_ext4_dio() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	check "direct appends" worst_append /mnt/f 16 direct
@@ -122,6 +126,7 @@ test_ext4_dio() {
 # desc: ext4 overwrites carry hints and stay on their dies
 # tiers: patched debug_long
 test_ext4_overwrite() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	check "file" dd if=/dev/urandom of=/mnt/f bs=32k count=8 conv=fsync
@@ -151,6 +156,7 @@ test_ext4_overwrite() {
 # desc: ext4 data survives GC with hints off and on (fio verify, e2fsck)
 # tiers: patched debug_long
 test_ext4_gc_integrity() {
+	requires_patched || return
 	for h in 0 1; do
 		check "insmod" load_nvmev capacity_mib=64 op_percent=7 || return 1
 		check "mkfs+mount" mkfs_mount nodelalloc || return 1
@@ -182,6 +188,7 @@ test_ext4_gc_integrity() {
 # desc: a 1 MiB append split into 128 KiB requests continues piece by piece
 # tiers: patched debug debug_long
 test_ext4_split() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	check "128 KiB requests" sh -c 'echo 128 >/sys/block/nvme0n1/queue/max_sectors_kb'
@@ -202,6 +209,7 @@ test_ext4_split() {
 # desc: hint LBAs on a partition are shifted like data LBAs
 # tiers: patched debug_long
 test_ext4_partition() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "partition" sh -c 'echo "2048,,L" | sfdisk -q /dev/nvme0n1'
 	i=0
@@ -219,6 +227,7 @@ test_ext4_partition() {
 # desc: ext4's and the nvme driver's switches each turn the hints off
 # tiers: patched
 test_ext4_hints_off() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	echo 0 >/sys/fs/ext4/nvme0n1/placement_hints

@@ -7,6 +7,7 @@
 # desc: the hint capability and feature, and hints=0 turning them off
 # tiers: stock
 test_hints_capability() {
+	requires_hints_off || return
 	check "insmod" load_nvmev || return 1
 	nvmev-hint info /dev/nvme0n1 >/tmp/info.out
 	cat /tmp/info.out
@@ -73,6 +74,7 @@ test_hints_placement() {
 # desc: hint bits while the feature is off are counted, not honoured
 # tiers: stock
 test_hints_disabled() {
+	requires_hints_off || return
 	check "insmod" load_nvmev || return 1
 	# the feature is off after every controller reset: the bits mean nothing
 	check "plain" nvmev-hint write /dev/nvme0n1 --lba 0 --blocks 192

@@ -64,6 +64,7 @@ test_no_memmap() {
 # desc: the memory block taken is one whose removal leaves the crash kernel
 # tiers: memmap
 test_block_below_reservation() {
+	requires_memmap || return
 	crash=$(sed -n 's/^ *\([0-9a-f]*\)-[0-9a-f]* : Crash kernel$/\1/p' /proc/iomem)
 	check "a crash kernel (crashkernel=, from scripts/guest-test.sh)" [ -n "$crash" ] || return 1
 	blocks=$(memory_blocks)
@@ -84,7 +85,7 @@ test_block_below_reservation() {
 # desc: with memmap=: the whole reservation by default, oversize refused
 # tiers: memmap debug
 test_memmap_limits() {
-	check "a memmap= boot" [ "$NVMEV_MEMMAP" = 1 ] || return 1
+	requires_memmap || return
 	check "insmod" load_nvmev || return 1
 	check "the whole reservation" expect_geometry capacity_bytes $(((NVMEV_DRIVE_MIB - 1) << 20))
 	check "data in the reservation" [ "$(value data_paged "$DBG/stats")" = 0 ]
@@ -113,7 +114,7 @@ offline_blocks() {
 # desc: reloads reuse the offline block rmmod left, losing no further RAM
 # tiers: stock
 test_mem_reload() {
-	check "no memmap= reservation" [ "$NVMEV_MEMMAP" = 0 ] || return 1
+	requires_no_memmap || return
 	n=${MEM_RELOAD_CYCLES:-20}
 	block_kib=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes) / 1024))
 	online_blocks

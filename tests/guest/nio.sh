@@ -31,6 +31,7 @@ sync_fio() {
 # desc: synchronous polled direct I/O (RWF_HIPRI) completes without interrupts
 # tiers: patched debug debug_long
 test_sync_poll() {
+	requires_patched || return
 	sync_ios=${SYNC_POLL_IOS:-2000}
 	rm -f /tmp/sync_poll.out
 	check "insmod" load_nvmev || return 1
@@ -106,6 +107,7 @@ txn_summary() {
 # desc: NIO lazy polling: small transactions sleep, then poll; large ones interrupt
 # tiers: patched debug debug_long
 test_nio() {
+	requires_patched || return
 	rm -f /tmp/nio.out
 	# at NIO_SCALE, as the experiment. Unscaled, the sleep target (half a
 	# ~50 us read) was often already past when the submitter reached it on

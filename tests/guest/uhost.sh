@@ -248,6 +248,7 @@ test_uhost_dsm_big() {
 # desc: a memory block under a live queue ring may not go offline
 # tiers: movable
 test_uhost_offline_ring() {
+	requires_movable || return
 	uhost_load || return 1
 	dmesg -c >/dev/null
 	uhost_case offline-ring
