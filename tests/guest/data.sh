@@ -5,37 +5,6 @@
 # from an earlier load; and deallocation of the whole drive, many times
 # over in one command, finishes without stalling the controller.
 
-# read_at OFFSET LENGTH FILE: LENGTH bytes of the namespace at byte
-# OFFSET (both multiples of 512) into FILE, bypassing the page cache
-read_at() {
-	dd if=/dev/nvme0n1 of="$3" bs=64k skip="$1" count="$2" \
-		iflag=direct,skip_bytes,count_bytes 2>/dev/null
-}
-
-# write_at OFFSET FILE: FILE (a multiple of 512 bytes) to the namespace at
-# byte OFFSET
-write_at() {
-	dd if="$2" of=/dev/nvme0n1 bs=64k seek="$1" oflag=direct,seek_bytes conv=notrunc \
-		2>/dev/null
-}
-
-# zeroes_at OFFSET LENGTH: the namespace holds zeroes there
-zeroes_at() {
-	read_at "$1" "$2" /tmp/data.r && cmp -n "$2" /tmp/data.r /dev/zero
-}
-
-# holds_at OFFSET FILE: the namespace holds FILE at byte OFFSET
-holds_at() {
-	read_at "$1" "$(wc -c <"$2")" /tmp/data.r && cmp /tmp/data.r "$2"
-}
-
-# random FILE BYTES
-random() { head -c "$2" /dev/urandom >"$1"; }
-
-# zeroout blkdiscard-ARGS...: Write Zeroes (BLKZEROOUT) with util-linux's
-# blkdiscard -z; by its path, or the shell runs busybox's, which has no -z
-zeroout() { /bin/blkdiscard -z "$@"; }
-
 # 512-byte LBAs (the default), so that writes and deallocations can cover
 # part of a 4 KiB mapping unit. Data written before a reload must read as
 # zeroes after it; a sector written into a unit nobody wrote leaves the

@@ -13,12 +13,6 @@ test_smoke() {
 	check "rmmod" unload_nvmev
 }
 
-# expect_geometry KEY VALUE: the geometry file says KEY=VALUE
-expect_geometry() {
-	got=$(value "$1" "$DBG/geometry")
-	[ "$got" = "$2" ] || { echo "geometry $1=$got, expected $2"; return 1; }
-}
-
 # id_field TOOL-OUTPUT-KEY: a field of "nvme id-ctrl/id-ns" output
 id_field() { sed -n "s/^$1 *: *//p" /tmp/id.out | head -1; }
 

@@ -4,52 +4,6 @@
 # parameter tables' rows; writing 1 to its power creates it next to the
 # drive the module parameters made, on a PCI domain of its own.
 
-# drive_mk NAME ATTR=VALUE...: a drive directory with those values
-drive_mk() {
-	dm_dir=$CFS/$1
-	shift
-	mkdir "$dm_dir" || return 1
-	for dm_kv in "$@"; do
-		echo "${dm_kv#*=}" >"$dm_dir/${dm_kv%%=*}" || return 1
-	done
-}
-
-# drive_disk NAME [NSID]: the host's block device of the drive's namespace
-# (default 1), found by the NGUID (the NSID and then the PCI domain are its
-# last bytes; nvmev_admin.c), once the nvme driver has it (at most 20 s)
-drive_disk() {
-	dd_dom=$(printf '%02x%016x' "${2:-1}" "$(cat "$CFS/$1/pci_domain")")
-	dd_i=0
-	while [ $dd_i -lt 200 ]; do
-		for dd_w in /sys/block/nvme*n*/wwid; do
-			[ -e "$dd_w" ] || continue
-			dd_n=${dd_w#/sys/block/}
-			dd_n=${dd_n%/wwid}
-			case $dd_n in *c*) continue ;; esac # a multipath path, not the disk
-			if grep -q "$dd_dom\$" "$dd_w" && true <"/dev/$dd_n" 2>/dev/null; then
-				echo "/dev/$dd_n"
-				return 0
-			fi
-		done
-		sleep 0.1
-		dd_i=$((dd_i + 1))
-	done
-	return 1
-}
-
-# drive_ctrl NAME: the drive's controller device, by its PCI domain
-drive_ctrl() {
-	dc_dom=$(printf '%04x' "$(cat "$CFS/$1/pci_domain")")
-	for dc_a in /sys/class/nvme/nvme*/address; do
-		if grep -q "^$dc_dom:" "$dc_a" 2>/dev/null; then
-			dc_c=${dc_a%/address}
-			echo "/dev/${dc_c##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # smart_writes CTRL NSID: Host Write Commands (bytes 80-87) of the
 # SMART/Health log of that NSID
 smart_writes() {

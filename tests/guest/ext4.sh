@@ -12,6 +12,16 @@ chunk_lba() {
 		/tmp/frag.out
 }
 
+# loc_of LBA: sets $d, $b, $o to the die, erase block and unit offset
+# holding the LBA
+loc_of() {
+	echo "$1" >"$DBG/locate"
+	# shellcheck disable=SC2046 # three numbers, split on purpose
+	set -- $(sed -n 's/.* die=\([0-9]*\) block=\([0-9]*\) offset=\([0-9]*\).*/\1 \2 \3/p' "$DBG/locate")
+	# shellcheck disable=SC2034 # b and o are read by the ext4 tests
+	d=$1 b=$2 o=$3
+}
+
 # chunks_continue FILE CHUNK_BYTES N [START_SECTOR [FIRST]]: chunks FIRST
 # (default 1) to N-1 each start on the die after the one holding the
 # previous chunk's last block (or the die after that, when the chunk fits
@@ -26,7 +36,7 @@ chunks_continue() {
 		# then not where the previous chunk starts plus its length
 		prev_last=$(chunk_lba "$1" 4096 $((k * $2 / 4096 - 1)) "${4:-0}")
 		loc_of "$prev_last"
-		# shellcheck disable=SC2154 # set by loc_of (lib.sh)
+		# shellcheck disable=SC2154 # set by loc_of
 		d0=$d b0=$b o0=$o
 		loc_of "$(chunk_lba "$1" "$2" "$k" "${4:-0}")"
 		# the next die (or the one after), or the very next slot of the

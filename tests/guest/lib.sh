@@ -31,6 +31,10 @@ else
 fi
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
+# the PCI function of the module's drive (a PCI domain of its own)
+NVMEV_BDF=7e00:00:00.0
+# shellcheck disable=SC2034 # used by pci.sh and uhost.sh
+NVMEV_PCI=/sys/bus/pci/devices/$NVMEV_BDF
 
 # the seconds since boot, whole (busybox sh has no $SECONDS)
 uptime_s() { cut -d. -f1 /proc/uptime; }
@@ -90,6 +94,52 @@ drives_clean() {
 	return 0
 }
 
+# drive_mk NAME ATTR=VALUE...: a drive directory with those values
+drive_mk() {
+	dm_dir=$CFS/$1
+	shift
+	mkdir "$dm_dir" || return 1
+	for dm_kv in "$@"; do
+		echo "${dm_kv#*=}" >"$dm_dir/${dm_kv%%=*}" || return 1
+	done
+}
+
+# drive_disk NAME [NSID]: the host's block device of the drive's namespace
+# (default 1), found by the NGUID (the NSID and then the PCI domain are its
+# last bytes; nvmev_admin.c), once the nvme driver has it (at most 20 s)
+drive_disk() {
+	dd_dom=$(printf '%02x%016x' "${2:-1}" "$(cat "$CFS/$1/pci_domain")")
+	dd_i=0
+	while [ $dd_i -lt 200 ]; do
+		for dd_w in /sys/block/nvme*n*/wwid; do
+			[ -e "$dd_w" ] || continue
+			dd_n=${dd_w#/sys/block/}
+			dd_n=${dd_n%/wwid}
+			case $dd_n in *c*) continue ;; esac # a multipath path, not the disk
+			if grep -q "$dd_dom\$" "$dd_w" && true <"/dev/$dd_n" 2>/dev/null; then
+				echo "/dev/$dd_n"
+				return 0
+			fi
+		done
+		sleep 0.1
+		dd_i=$((dd_i + 1))
+	done
+	return 1
+}
+
+# drive_ctrl NAME: the drive's controller device, by its PCI domain
+drive_ctrl() {
+	dc_dom=$(printf '%04x' "$(cat "$CFS/$1/pci_domain")")
+	for dc_a in /sys/class/nvme/nvme*/address; do
+		if grep -q "^$dc_dom:" "$dc_a" 2>/dev/null; then
+			dc_c=${dc_a%/address}
+			echo "/dev/${dc_c##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # online_blocks: every memory block the kernel has, online. The module
 # gives its block back at unload, and Debian's kernel leaves a block added
 # back offline (auto_online_blocks); the module logs this same write.
@@ -113,13 +163,13 @@ memory_blocks() {
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }
 
-# pages_match_units: a page-backed store holds a page for every unit the
-# model has mapped (the per-die valid_units of stats) and none more
-pages_match_units() {
-	[ "$(value data_paged "$DBG/stats")" = 1 ] || return 0
-	pages=$(value data_pages "$DBG/stats")
-	units=$(awk '/^[0-9]/ { s += $14 } END { print s + 0 }' "$DBG/stats")
-	[ "$pages" = "$units" ] || { echo "$pages pages held for $units mapped units"; return 1; }
+# mem_total_kib: the kernel's MemTotal
+mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+
+# expect_geometry KEY VALUE: the geometry file says KEY=VALUE
+expect_geometry() {
+	got=$(value "$1" "$DBG/geometry")
+	[ "$got" = "$2" ] || { echo "geometry $1=$got, expected $2"; return 1; }
 }
 
 # set_time_scale SCALE: the model's time scale, changed while idle, and
@@ -213,16 +263,6 @@ bad_write() {
 	[ "$(cat "$1" 2>/dev/null)" = "$before" ] || { echo "$1 changed to $(cat "$1")"; return 1; }
 }
 
-# between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
-# Full speed is the better of the 4 KiB and 32 KiB strides (both are at
-# or below the granularity): one slow run of the first job under TCG must
-# not shift every ratio.
-between() {
-	r=$(awk -v s="$1" '$1 <= 32 && $2 > b { b = $2 } { v[$1] = $2 }
-		END { printf "%d", v[s] * 1000 / b }' /tmp/align)
-	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
-}
-
 # write the first MiB count of the device and wait until it is programmed
 prefill() {
 	dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count="$1" oflag=direct 2>/dev/null &&
@@ -251,14 +291,36 @@ die_of() {
 	sed -n 's/.* die=\([0-9]*\).*/\1/p' "$DBG/locate"
 }
 
-# loc_of LBA: sets $d, $b, $o to the die, erase block and unit offset
-# holding the LBA
-loc_of() {
-	echo "$1" >"$DBG/locate"
-	# shellcheck disable=SC2046 # three numbers, split on purpose
-	set -- $(sed -n 's/.* die=\([0-9]*\) block=\([0-9]*\) offset=\([0-9]*\).*/\1 \2 \3/p' "$DBG/locate")
-	# shellcheck disable=SC2034 # b and o are read by the ext4 tests
-	d=$1 b=$2 o=$3
+# json_true KEY: nvmev-hint info (in /tmp/info.out) says KEY is true
+json_true() { grep -q "\"$1\": true" /tmp/info.out; }
+
+# read_at OFFSET LENGTH FILE: LENGTH bytes of the namespace at byte
+# OFFSET (both multiples of 512) into FILE, bypassing the page cache
+read_at() {
+	dd if=/dev/nvme0n1 of="$3" bs=64k skip="$1" count="$2" \
+		iflag=direct,skip_bytes,count_bytes 2>/dev/null
 }
 
-json_true() { grep -q "\"$1\": true" /tmp/info.out; }
+# write_at OFFSET FILE: FILE (a multiple of 512 bytes) to the namespace at
+# byte OFFSET
+write_at() {
+	dd if="$2" of=/dev/nvme0n1 bs=64k seek="$1" oflag=direct,seek_bytes conv=notrunc \
+		2>/dev/null
+}
+
+# zeroes_at OFFSET LENGTH: the namespace holds zeroes there
+zeroes_at() {
+	read_at "$1" "$2" /tmp/data.r && cmp -n "$2" /tmp/data.r /dev/zero
+}
+
+# holds_at OFFSET FILE: the namespace holds FILE at byte OFFSET
+holds_at() {
+	read_at "$1" "$(wc -c <"$2")" /tmp/data.r && cmp /tmp/data.r "$2"
+}
+
+# random FILE BYTES
+random() { head -c "$2" /dev/urandom >"$1"; }
+
+# zeroout blkdiscard-ARGS...: Write Zeroes (BLKZEROOUT) with util-linux's
+# blkdiscard -z; by its path, or the shell runs busybox's, which has no -z
+zeroout() { /bin/blkdiscard -z "$@"; }

@@ -3,11 +3,10 @@
 # tests.sh): with neither memmap_start nor memmap_size the module takes
 # one memory block from the running kernel for BAR0 and keeps the data in
 # kernel pages; at unload it gives the block back. With a memmap=
-# reservation the data lives there. Uses data.sh's and device.sh's
-# helpers.
+# reservation the data lives there.
 
-# mem_total_kib: the kernel's MemTotal
-mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+# memory_block_bytes: the size of the kernel's memory blocks
+memory_block_bytes() { echo $(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes))); }
 
 # Insmod with no memory parameters on a running kernel: a memory block
 # leaves MemTotal, its start is BAR0, written data reads back (crc-checked
@@ -19,7 +18,7 @@ mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 # desc: no memmap=: the module takes a memory block for BAR0 and gives it back
 # tiers: stock iommu
 test_no_memmap() {
-	block=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes)))
+	block=$(memory_block_bytes)
 	before=$(mem_total_kib)
 	blocks=$(memory_blocks)
 	dmesg -c >/dev/null
@@ -116,7 +115,7 @@ offline_blocks() {
 test_mem_reload() {
 	requires_no_memmap || return
 	n=${MEM_RELOAD_CYCLES:-20}
-	block_kib=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes) / 1024))
+	block_kib=$(($(memory_block_bytes) / 1024))
 	online_blocks
 	blocks=$(memory_blocks)
 	before=$(mem_total_kib)

@@ -4,8 +4,6 @@
 # pending bits, unloading after the host let go of the function, and the
 # load-time claim of a memmap= reservation.
 
-PCI_BDF=7e00:00:00.0
-PCIDEV=/sys/bus/pci/devices/$PCI_BDF
 NVME_DRV=/sys/bus/pci/drivers/nvme
 
 # bytes SIZE: a memparse-style size (512M, 1G, 0x40000000) as a number
@@ -21,7 +19,7 @@ hex() { printf '0x%x' "$1"; }
 
 # bar0: where the loaded function's BAR0 is (the start of the reservation,
 # or of the memory block the module took)
-bar0() { echo $(($(head -c 18 "$PCIDEV/resource"))); }
+bar0() { echo $(($(head -c 18 "$NVMEV_PCI/resource"))); }
 
 # bar32 OFFSET [VALUE]: read (or write) a register dword of BAR0 through
 # /dev/mem; with the nvme driver bound this needs iomem=relaxed, which
@@ -39,9 +37,9 @@ cfg16() {
 	if [ $# -eq 2 ]; then
 		# shellcheck disable=SC2059 # the format is the two bytes
 		printf "\\$(printf %o $(($2 & 0xff)))\\$(printf %o $(($2 >> 8 & 0xff)))" |
-			dd of="$PCIDEV/config" bs=2 seek=$(($1 / 2)) count=1 conv=notrunc 2>/dev/null
+			dd of="$NVMEV_PCI/config" bs=2 seek=$(($1 / 2)) count=1 conv=notrunc 2>/dev/null
 	else
-		dd if="$PCIDEV/config" bs=2 skip=$(($1 / 2)) count=1 2>/dev/null | od -An -tu2 | tr -d ' '
+		dd if="$NVMEV_PCI/config" bs=2 skip=$(($1 / 2)) count=1 2>/dev/null | od -An -tu2 | tr -d ' '
 	fi
 }
 
@@ -73,7 +71,7 @@ test_pci_flr() {
 	check "write" dd if=/tmp/pattern of=/dev/nvme0n1 bs=1M seek=3 oflag=direct
 	inits=$(count_of 'default/read/poll queues')
 	flrs=$(count_of 'nvmev: function level reset done')
-	check "FLR, driver bound" sh -c "echo 1 >$PCIDEV/reset"
+	check "FLR, driver bound" sh -c "echo 1 >$NVMEV_PCI/reset"
 	check "the device did the FLR" [ "$(count_of 'nvmev: function level reset done')" -gt "$flrs" ]
 	check "nvme driver re-initialised" [ "$(count_of 'default/read/poll queues')" -gt "$inits" ]
 	check "namespace back" wait_nvme
@@ -83,13 +81,13 @@ test_pci_flr() {
 		--rw=randwrite --ioengine=libaio --iodepth=8 --direct=1 --verify=crc32c \
 		--verify_fatal=1 --output=/tmp/flr.out
 	# unbound (the driver's removal shut the controller down: CC.SHN)
-	check "unbind" sh -c "echo $PCI_BDF >$NVME_DRV/unbind"
+	check "unbind" sh -c "echo $NVMEV_BDF >$NVME_DRV/unbind"
 	cc=$(bar32 0x14)
 	echo "pci_flr: driver unbound: CC=$(hex "$cc") CSTS=$(hex "$(bar32 0x1c)")" \
 		"MSI-X entry 0 address $(hex "$(bar32 0x2000)")"
 	check "CC set before the FLR" [ "$cc" != 0 ]
 	flrs=$(count_of 'nvmev: function level reset done')
-	check "FLR, driver unbound" sh -c "echo 1 >$PCIDEV/reset"
+	check "FLR, driver unbound" sh -c "echo 1 >$NVMEV_PCI/reset"
 	check "the device did the FLR (unbound)" \
 		[ "$(count_of 'nvmev: function level reset done')" -gt "$flrs" ]
 	cc=$(bar32 0x14)
@@ -99,7 +97,7 @@ test_pci_flr() {
 	check "CC reset" [ "$cc" = 0 ]
 	check "CSTS reset (not ready)" [ "$csts" = 0 ]
 	check "MSI-X entry 0 reset" [ "$(bar32 0x2000)" = 0 ] && check "masked" [ "$(bar32 0x200c)" = 1 ]
-	check "bind" sh -c "echo $PCI_BDF >$NVME_DRV/bind"
+	check "bind" sh -c "echo $NVMEV_BDF >$NVME_DRV/bind"
 	check "namespace after bind" wait_nvme
 	check "data kept after bind" sh -c "dd if=/dev/nvme0n1 bs=1M skip=3 count=1 iflag=direct \
 		2>/dev/null | cmp - /tmp/pattern"
@@ -227,12 +225,12 @@ test_pci_unload() {
 		check "insmod $cycle" load_nvmev || return 1
 		check "nvme reset $cycle" nvme reset /dev/nvme0
 		check "I/O after reset $cycle" wait_nvme
-		check "remove $cycle" sh -c "echo 1 >$PCIDEV/remove"
-		check "function gone $cycle" [ ! -e $PCIDEV ]
+		check "remove $cycle" sh -c "echo 1 >$NVMEV_PCI/remove"
+		check "function gone $cycle" [ ! -e "$NVMEV_PCI" ]
 		check "rmmod after remove $cycle" rmmod_nvmev || return 1
 		check "insmod $cycle (unbind)" load_nvmev || return 1
 		check "I/O $cycle" dd if=/dev/zero of=/dev/nvme0n1 bs=64k count=16 oflag=direct
-		check "unbind $cycle" sh -c "echo $PCI_BDF >$NVME_DRV/unbind"
+		check "unbind $cycle" sh -c "echo $NVMEV_BDF >$NVME_DRV/unbind"
 		check "rmmod after unbind $cycle" rmmod_nvmev || return 1
 		check "no device $cycle" [ ! -e /dev/nvme0 ] && check "no module" \
 			sh -c "! grep -q '^nvmev ' /proc/modules"
@@ -342,14 +340,14 @@ test_pci_reservation() {
 	start=$(bytes "$NVMEV_RESERVATION_START")
 	end=$((start + NVMEV_DRIVE_MIB * mib - 1))
 	check "insmod" load_nvmev || return 1
-	grep -i -E "nvmev|$PCI_BDF|nvme" /proc/iomem | sed 's/^/pci_reservation: loaded: /'
+	grep -i -E "nvmev|$NVMEV_BDF|nvme" /proc/iomem | sed 's/^/pci_reservation: loaded: /'
 	# BAR0 (the function's, the nvme driver's under it) and the rest
-	bar_line=$(printf '%08x-%08x : %s' "$start" $((start + 0x3fff)) "$PCI_BDF")
+	bar_line=$(printf '%08x-%08x : %s' "$start" $((start + 0x3fff)) "$NVMEV_BDF")
 	rest_line=$(printf '%08x-%08x : nvmev' $((start + 0x4000)) "$end")
 	check "BAR0 claimed" grep -q "^ *$bar_line\$" /proc/iomem
 	check "the rest claimed" grep -q "^ *$rest_line\$" /proc/iomem
 	check "rmmod" unload_nvmev
-	check "nothing claimed after rmmod" sh -c "! grep -E 'nvmev|$PCI_BDF' /proc/iomem"
+	check "nothing claimed after rmmod" sh -c "! grep -E 'nvmev|$NVMEV_BDF' /proc/iomem"
 	# a hole: the first 1 GiB-aligned free range above RAM
 	ram_end=$(iomem_top | awk '/System RAM/ { e = $2 } END { printf "%d", e }')
 	hole=$(((ram_end >> 30) + 1 << 30))

@@ -3,7 +3,7 @@
 # no memmap_* parameter, or memmap_size=1M (the reservation holds the
 # registers only), the data lives in kernel pages, one per 4 KiB unit written, freed when the unit
 # is deallocated; at most data_max_mib of them, after which a write fails
-# with Capacity Exceeded and changes nothing. Uses data.sh's helpers.
+# with Capacity Exceeded and changes nothing.
 
 # load_paged [params...]: load_nvmev with the data in pages
 load_paged() { load_nvmev_mem "$NVMEV_PAGED" "$@"; }
@@ -110,7 +110,7 @@ test_paged_cap() {
 # desc: a drive 64 times the guest's RAM holds a working set that fits
 # tiers: stock
 test_paged_sparse() {
-	ram_mib=$(($(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo) / 1024))
+	ram_mib=$(($(mem_total_kib) / 1024))
 	cap=$((ram_mib * 64))
 	check "insmod, ${cap} MiB" load_paged capacity_mib=$cap || return 1
 	meta=$(value metadata_bytes "$DBG/geometry")

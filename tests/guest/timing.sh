@@ -95,6 +95,16 @@ test_latency() {
 	check "rmmod" unload_nvmev
 }
 
+# between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
+# Full speed is the better of the 4 KiB and 32 KiB strides (both are at
+# or below the granularity): one slow run of the first job under TCG must
+# not shift every ratio.
+between() {
+	r=$(awk -v s="$1" '$1 <= 32 && $2 > b { b = $2 } { v[$1] = $2 }
+		END { printf "%d", v[s] * 1000 / b }' /tmp/align)
+	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
+}
+
 # The alignment (stride) experiment with fio on the raw device: 4 KiB
 # random reads at multiples of a stride, QD 64, for 2 s each. Same knees
 # as nvmev-sim: full speed up to the granularity, then 1/2, 1/4, 1/8,

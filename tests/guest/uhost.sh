@@ -4,9 +4,16 @@
 # uio_pci_generic, its queues and data live in hugepages, and no interrupt
 # is used. One test per torture case of `nvmev-uhost case`; several check
 # behaviour the device does not have yet and fail until it does.
-UHOST_BDF=7e00:00:00.0
-UHOST_SYS=/sys/bus/pci/devices/$UHOST_BDF
 UHOST_HUGEPAGES=32
+
+# pages_match_units: a page-backed store holds a page for every unit the
+# model has mapped (the per-die valid_units of stats) and none more
+pages_match_units() {
+	[ "$(value data_paged "$DBG/stats")" = 1 ] || return 0
+	pages=$(value data_pages "$DBG/stats")
+	units=$(awk '/^[0-9]/ { s += $14 } END { print s + 0 }' "$DBG/stats")
+	[ "$pages" = "$units" ] || { echo "$pages pages held for $units mapped units"; return 1; }
+}
 
 uhost_hugepages() {
 	echo "$1" >/proc/sys/vm/nr_hugepages
@@ -52,9 +59,9 @@ uhost_expect_fail() {
 
 # give the device back to the nvme driver
 uhost_rebind_nvme() {
-	echo nvme >"$UHOST_SYS/driver_override" &&
-		echo "$UHOST_BDF" >/sys/bus/pci/drivers/uio_pci_generic/unbind &&
-		echo "$UHOST_BDF" >/sys/bus/pci/drivers_probe &&
+	echo nvme >"$NVMEV_PCI/driver_override" &&
+		echo "$NVMEV_BDF" >/sys/bus/pci/drivers/uio_pci_generic/unbind &&
+		echo "$NVMEV_BDF" >/sys/bus/pci/drivers_probe &&
 		wait_nvme0n1
 }
 
@@ -129,7 +136,7 @@ uhost_bios_range() {
 # tiers: stock debug
 test_uhost_bad_prp() {
 	uhost_load || return 1
-	bar=$(head -1 "$UHOST_SYS/resource" | cut -d' ' -f1)
+	bar=$(head -1 "$NVMEV_PCI/resource" | cut -d' ' -f1)
 	bios=$(uhost_bios_range)
 	echo "bad_prp: BAR0 $bar, firmware range at 0x$bios"
 	check "firmware range found" [ -n "$bios" ] || return 1
@@ -201,9 +208,9 @@ test_uhost_bme() {
 # tiers: stock debug
 test_uhost_flr() {
 	uhost_load || return 1
-	echo "flr: reset_method: $(cat "$UHOST_SYS/reset_method" 2>/dev/null || echo none)"
+	echo "flr: reset_method: $(cat "$NVMEV_PCI/reset_method" 2>/dev/null || echo none)"
 	uhost_case flr --phase before || return 1
-	check "reset" sh -c "echo 1 >$UHOST_SYS/reset"
+	check "reset" sh -c "echo 1 >$NVMEV_PCI/reset"
 	uhost_case flr --phase after
 }
 
