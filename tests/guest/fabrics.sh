@@ -2,8 +2,7 @@
 # Guest tests of nvmev served over NVMe/TCP by the kernel's own target
 # (busybox sh, sourced by tests.sh): nvmet and nvmet-tcp export the drive
 # on the loopback address through their configfs, nvme-cli connects as a
-# remote host would, and what goes over the fabric is checked. Uses
-# data.sh's helpers.
+# remote host would, and what goes over the fabric is checked.
 
 NVMET=/sys/kernel/config/nvmet
 NVMET_NQN=nqn.2026-12.org.nvmev:fabric-test

@@ -16,7 +16,7 @@ reservation=$(tr ' ' '\n' </proc/cmdline |
 if [ -n "$reservation" ]; then
 	NVMEV_MEMMAP=1
 	NVMEV_DRIVE_MIB=${reservation% *}
-	# shellcheck disable=SC2034 # used by pci.sh
+	# shellcheck disable=SC2034 # used by memory.sh
 	NVMEV_RESERVATION_START=${reservation#* }
 	NVMEV_MEM="memmap_start=${reservation#* } memmap_size=${NVMEV_DRIVE_MIB}M"
 	# the registers only (the reservation's first MiB): data in kernel pages
@@ -35,6 +35,9 @@ DBG=/sys/kernel/debug/nvmev
 NVMEV_BDF=7e00:00:00.0
 # shellcheck disable=SC2034 # used by pci.sh and uhost.sh
 NVMEV_PCI=/sys/bus/pci/devices/$NVMEV_BDF
+# the stock nvme driver in sysfs, for unbind and bind
+# shellcheck disable=SC2034 # used by pci.sh and pci_unload.sh
+NVME_DRV=/sys/bus/pci/drivers/nvme
 
 # the seconds since boot, whole (busybox sh has no $SECONDS)
 uptime_s() { cut -d. -f1 /proc/uptime; }
@@ -51,6 +54,18 @@ wait_nvme0n1() {
 		i=$((i + 1))
 	done
 	{ [ -b /dev/nvme0n1 ] && true </dev/nvme0n1; } 2>/dev/null
+}
+
+# wait_nvme: the namespace block device is back (after a reset, an FLR or
+# a bind) and answers I/O
+wait_nvme() {
+	i=0
+	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	# and answers I/O
+	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
 }
 
 # load_nvmev [params...]: insmod and wait for the namespace block device
@@ -159,6 +174,9 @@ memory_blocks() {
 	done
 	echo "$mb_n"
 }
+
+# hex N: N as 0x... (what devmem and the module's parameters take)
+hex() { printf '0x%x' "$1"; }
 
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }

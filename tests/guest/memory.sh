@@ -3,7 +3,8 @@
 # tests.sh): with neither memmap_start nor memmap_size the module takes
 # one memory block from the running kernel for BAR0 and keeps the data in
 # kernel pages; at unload it gives the block back. With a memmap=
-# reservation the data lives there.
+# reservation the data lives there, and the load claims the whole
+# reservation and nothing else.
 
 # memory_block_bytes: the size of the kernel's memory blocks
 memory_block_bytes() { echo $(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes))); }
@@ -143,4 +144,99 @@ test_mem_reload() {
 	echo "mem_reload: $cycle cycles, MemTotal $before -> $(mem_total_kib) kB after onlining"
 	# the block's struct pages, which now come from the kernel's own memory
 	check "MemTotal as before" [ "$(mem_total_kib)" -ge $((before - block_kib / 64)) ]
+}
+
+# bytes SIZE: a memparse-style size (512M, 1G, 0x40000000) as a number
+bytes() {
+	case $1 in
+	*G) echo $((${1%G} << 30)) ;;
+	*M) echo $((${1%M} << 20)) ;;
+	*K) echo $((${1%K} << 10)) ;;
+	*) echo $(($1)) ;;
+	esac
+}
+
+# iomem_top: the top-level ranges of /proc/iomem as "START END NAME"
+# (numbers), one a line
+iomem_top() {
+	grep -v '^ ' /proc/iomem | while IFS= read -r line; do
+		range=${line%% : *}
+		echo "$((0x${range%-*})) $((0x${range#*-})) ${line#* : }"
+	done
+}
+
+# free_at START SIZE: no top-level resource intersects [START, START+SIZE)
+free_at() {
+	iomem_top | while read -r s e _; do
+		[ "$s" -lt $(($1 + $2)) ] && [ "$e" -ge "$1" ] && return 1
+	done
+}
+
+# The load-time claim: the whole range lies in one "Reserved" resource
+# with nothing else in it, the module claims all of it while loaded and
+# nothing after; a hole, a firmware reserved range, a range that is only
+# partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
+# refused with one line saying what is there.
+# desc: the load claims its whole memmap= reservation, refuses other ranges
+# tiers: memmap
+test_pci_reservation() {
+	requires_memmap || return
+	mib=$((1 << 20))
+	start=$(bytes "$NVMEV_RESERVATION_START")
+	end=$((start + NVMEV_DRIVE_MIB * mib - 1))
+	check "insmod" load_nvmev || return 1
+	grep -i -E "nvmev|$NVMEV_BDF|nvme" /proc/iomem | sed 's/^/pci_reservation: loaded: /'
+	# BAR0 (the function's, the nvme driver's under it) and the rest
+	bar_line=$(printf '%08x-%08x : %s' "$start" $((start + 0x3fff)) "$NVMEV_BDF")
+	rest_line=$(printf '%08x-%08x : nvmev' $((start + 0x4000)) "$end")
+	check "BAR0 claimed" grep -q "^ *$bar_line\$" /proc/iomem
+	check "the rest claimed" grep -q "^ *$rest_line\$" /proc/iomem
+	check "rmmod" unload_nvmev
+	check "nothing claimed after rmmod" sh -c "! grep -E 'nvmev|$NVMEV_BDF' /proc/iomem"
+	# a hole: the first 1 GiB-aligned free range above RAM
+	ram_end=$(iomem_top | awk '/System RAM/ { e = $2 } END { printf "%d", e }')
+	hole=$(((ram_end >> 30) + 1 << 30))
+	k=0
+	while ! free_at $hole $((16 * mib)) && [ $k -lt 64 ]; do
+		hole=$((hole + (1 << 30)))
+		k=$((k + 1))
+	done
+	echo "pci_reservation: a hole at $(hex $hole)"
+	check "hole refused" bad_insmod "is not (entirely) a memmap= reservation: a hole" \
+		memmap_start="$(hex $hole)" memmap_size=16M
+	dmesg | grep 'nvmev: memmap' | sed 's/^/pci_reservation: /'
+	# firmware's reserved ranges above 1 MiB: each refused (RAM next to
+	# one is refused by the System RAM check)
+	fw=0
+	iomem_top | grep ' Reserved$' >/tmp/fw_reserved
+	while read -r s e _; do
+		[ "$s" -eq "$start" ] && continue	# ours
+		[ "$s" -lt $mib ] && continue
+		s1=$((s / mib * mib))
+		size=$(((e + 1 - s1 + mib - 1) / mib))
+		[ "$size" -lt 2 ] && size=2
+		bad_insmod "\(is not (entirely) a memmap= reservation\|overlaps System RAM\)" \
+			memmap_start="$(hex $s1)" memmap_size="${size}M" ||
+			{ check "firmware Reserved $(hex "$s")-$(hex "$e") refused" false; continue; }
+		line=$(dmesg | grep 'nvmev: memmap')
+		echo "pci_reservation: $line"
+		case $line in *"is not (entirely)"*) fw=$((fw + 1)) ;; esac
+	done </tmp/fw_reserved
+	check "a firmware Reserved range refused by the reservation check" [ $fw -gt 0 ]
+	# only partly the reservation: its last MiB and one after it
+	check "partly reserved refused" bad_insmod "\(is not (entirely) a memmap= reservation\|overlaps System RAM\)" \
+		memmap_start="$(hex $((end + 1 - mib)))" memmap_size=2M
+	# the PCIe ECAM window (q35): Reserved, with the busy ECAM inside
+	ecam=$(grep -E 'PCI ECAM|PCI MMCONFIG' /proc/iomem | head -1 | sed 's/^ *\([0-9a-f]*\)-.*/\1/')
+	if [ -n "$ecam" ]; then
+		echo "pci_reservation: ECAM window at 0x$ecam"
+		grep -E 'PCI ECAM|PCI MMCONFIG' -B1 /proc/iomem | sed 's/^/pci_reservation: /'
+		check "ECAM refused" bad_insmod "is not (entirely) a memmap= reservation" \
+			memmap_start="0x$ecam" memmap_size=16M
+		dmesg | grep 'nvmev: memmap' | sed 's/^/pci_reservation: /'
+	else
+		echo "pci_reservation: no ECAM window on this machine (GUEST_MACHINE=q35 has one)"
+	fi
+	check "good insmod after the refusals" load_nvmev
+	check "rmmod" unload_nvmev
 }
