@@ -155,6 +155,25 @@ drive_ctrl() {
 	return 1
 }
 
+# zns_drive [MAX_OPEN MAX_ACTIVE [CAP_MIB [ZONE_WIDTH]]]: drive "z" (4
+# dies), namespace 1 conventional (64 MiB), namespace 2 zoned (the other
+# 192 MiB: 24 zones of 8 MiB, 6 MiB writable, at most 2 open and 3 active
+# by default, 0: no limit; each zone over all 4 dies by default); sets ZC
+# (its controller) and Z1, Z2 (the disks)
+zns_drive() {
+	mount_configfs
+	drive_mk z capacity_mib=256 channels=2 dies_per_channel=2 || return 1
+	mkdir "$CFS/z/namespaces/1" "$CFS/z/namespaces/2" || return 1
+	echo 64 >"$CFS/z/namespaces/1/size_mib"
+	for kv in zoned=1 zone_mib=8 zone_cap_mib="${3:-6}" max_open="${1:-2}" max_active="${2:-3}" \
+		zone_width="${4:-0}"; do
+		echo "${kv#*=}" >"$CFS/z/namespaces/2/${kv%%=*}" || return 1
+	done
+	echo 1 >"$CFS/z/power" || return 1
+	# shellcheck disable=SC2034 # used by zns.sh and zns_fs.sh
+	Z1=$(drive_disk z 1) && Z2=$(drive_disk z 2) && ZC=$(drive_ctrl z)
+}
+
 # online_blocks: every memory block the kernel has, online. The module
 # gives its block back at unload, and Debian's kernel leaves a block added
 # back offline (auto_online_blocks); the module logs this same write.
@@ -196,8 +215,6 @@ set_time_scale() {
 	echo "$1" >"$DBG/time_scale" && [ "$(value time_scale "$DBG/geometry")" = "$1" ]
 }
 
-# Helpers shared by the tests of several files
-
 # fails_with TEXT COMMAND...: COMMAND fails and its error output says TEXT
 fails_with() {
 	text=$1
@@ -224,15 +241,6 @@ fio_verify() {
 # mount_configfs: configfs where nvmet looks for it
 mount_configfs() {
 	grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
-}
-
-# kernel_at_least MAJOR MINOR: the guest runs that kernel or a later one
-kernel_at_least() {
-	kv=$(uname -r)
-	kmaj=${kv%%.*}
-	kmin=${kv#*.}
-	kmin=${kmin%%[!0-9]*}
-	[ "$kmaj" -gt "$1" ] || { [ "$kmaj" -eq "$1" ] && [ "$kmin" -ge "$2" ]; }
 }
 
 # status OUTPUT-FILE HEX: nvme-cli reported NVMe status HEX

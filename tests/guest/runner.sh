@@ -42,16 +42,16 @@ GUEST_TIERS="stock patched debug debug_long iommu memmap dkms movable"
 
 # tier_gives TIER: what the boot of that tier is there to give (the
 # requires_* names below): scripts/run-checks.sh boots it so. stock:
-# Debian's kernel, which can hot-remove memory (no memmap=), has /dev/mem
-# and an nvme driver that leaves the hint feature off; iommu and memmap:
-# the guest tier's q35 boot with an Intel IOMMU, interrupt remapping on
-# and a memmap= reservation; patched, debug, debug_long: the kernel with
-# host-patches/ (no memory hot-remove: a memmap= boot), the debug ones
-# with kmemleak; dkms: the nvmev.ko DKMS built; movable: movablecore= and
-# no reservation.
+# Debian's kernel, which can hot-remove memory (no memmap=), has /dev/mem,
+# zoned block devices and an nvme driver that leaves the hint feature
+# off; iommu and memmap: the guest tier's q35 boot with an Intel IOMMU,
+# interrupt remapping on and a memmap= reservation; patched, debug,
+# debug_long: the kernel with host-patches/ (no memory hot-remove: a
+# memmap= boot), the debug ones with kmemleak; dkms: the nvmev.ko DKMS
+# built; movable: movablecore= and no reservation.
 tier_gives() {
 	case $1 in
-	stock) echo no_memmap devmem hints_off ;;
+	stock) echo no_memmap devmem hints_off zoned ;;
 	iommu) echo memmap intremap ;;
 	memmap) echo memmap ;;
 	patched) echo patched ;;
@@ -84,6 +84,14 @@ require() {
 	return 1
 }
 
+# kernel_at_least MAJOR MINOR: the guest runs that kernel or a later one
+kernel_at_least() {
+	kv=$(uname -r)
+	kmaj=${kv%%.*}
+	kmin=${kv#*.}
+	kmin=${kmin%%[!0-9]*}
+	[ "$kmaj" -gt "$1" ] || { [ "$kmaj" -eq "$1" ] && [ "$kmin" -ge "$2" ]; }
+}
 # requires_kernel MAJOR.MINOR: that Linux or a later one
 requires_kernel() {
 	require "kernel_$1" "needs Linux $1 or later, not $(uname -r)" \
@@ -125,6 +133,12 @@ requires_intremap() {
 # a kernel with kmemleak (the debug kernel)
 requires_kmemleak() {
 	require kmemleak "needs kmemleak (the debug kernel)" [ -e /sys/kernel/debug/kmemleak ]
+}
+# zoned block devices (CONFIG_BLK_DEV_ZONED, which the patched kernels
+# have not)
+requires_zoned() {
+	require zoned "needs zoned block devices (CONFIG_BLK_DEV_ZONED: not the patched kernels)" \
+		grep -q ' blkdev_report_zones$' /proc/kallsyms
 }
 # the nvmev.ko DKMS built for this kernel, where DKMS puts it
 # (GUEST_MODULE=dkms)
