@@ -3,14 +3,17 @@
 # function: "# tiers: stock debug" (or "none" for one run only by name)
 # on the line above it, with known tier names, and in tests/guest/ a
 # one-line "# desc:" in the same block; no two tests share a name; every
-# requires_* guard a test calls is one runner.sh defines. Prints each
-# tier's size.
+# requires_* guard a test calls is one runner.sh defines, and what it
+# requires is given by every tier that runs the test (a test of a tier
+# must not skip there). Prints each tier's size.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runner=tests/guest/runner.sh
 tiers=$(sed -n 's/^GUEST_TIERS="\(.*\)"$/\1/p' "$runner")
 [ -n "$tiers" ] || { echo "$runner: no GUEST_TIERS"; exit 1; }
 known=" $tiers none "
+# gives TIER: what runner.sh's tier_gives says that tier's boot gives
+gives() { sh -c '. "$1"; tier_gives "$2"' gives "$runner" "$1"; }
 status=0
 declare -A count seen
 while IFS=: read -r file line text; do
@@ -30,6 +33,17 @@ while IFS=: read -r file line text; do
 			{ echo "$file:$line: test_$name has no '# desc:' line above it"; status=1; }
 	fi
 	read -ra words <<<"${above#\# tiers: }"
+	# each requirement the test's guards name, given by every tier that
+	# runs it (but the kernel's version: stock runs on 6.1 and 6.12)
+	while read -r need; do
+		[ "$need" = kernel ] && continue
+		for w in "${words[@]}"; do
+			[ "$w" = none ] && continue
+			[[ " $(gives "$w") " == *" $need "* ]] ||
+				{ echo "$file:$line: test_$name requires $need, which tier $w does not give"; status=1; }
+		done
+	done < <(awk -v l="$line" 'NR > l && /^}/ { exit }
+		NR > l && /^\trequires_/ { sub(/^\trequires_/, ""); sub(/ .*/, ""); print }' "$file")
 	if [ "${words[0]}" = none ]; then
 		count[none]=$((${count[none]:-0} + 1))
 		continue
