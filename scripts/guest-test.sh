@@ -215,9 +215,10 @@ boot
 # in sched_clock_cpu while the kernel patched its own text, seen once on
 # 6.12 beside two other guests). That says nothing of nvmev: boot once
 # more, and say so. A panic after a test started is never retried.
-# (a test's start is its "--- NAME" line, after the console's escapes)
+# (a test's start is its "--- NAME: description" line, after the
+# console's escapes)
 if tr -d '\r' <"$log" | grep -q 'Kernel panic' &&
-	! tr -d '\r' <"$log" | grep -qE -- '--- [a-z0-9_]+$'; then
+	! tr -d '\r' <"$log" | grep -qE -- '--- [a-z0-9_]+(: .*)?$'; then
 	tr -d '\r' <"$log" | grep -E 'Oops|RIP:|Kernel panic' | head -3
 	echo "guest-test: the guest kernel died while booting, before any test ran; booting once more"
 	boot

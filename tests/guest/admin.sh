@@ -61,6 +61,7 @@ smart_field() { nvme smart-log /dev/nvme0 -b >/tmp/smart.bin && le 8 "$1" /tmp/s
 
 TRACE=/sys/kernel/debug/tracing
 
+# desc: the Error Information log: its entries, their fields and order
 # tiers: stock
 test_error_log() {
 	check "insmod" load_nvmev || return 1
@@ -115,6 +116,7 @@ test_error_log() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: Get/Set Features: values, capabilities, refusals, reset defaults
 # tiers: stock
 test_features() {
 	check "insmod" load_nvmev || return 1
@@ -172,6 +174,7 @@ test_features() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: the SMART log: counters that move with I/O, fixed fields, reserved zero
 # tiers: stock
 test_smart_log() {
 	check "insmod" load_nvmev || return 1
@@ -202,6 +205,7 @@ test_smart_log() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: Identify for the NVM command set and I/O command set CNS values
 # tiers: stock
 test_identify_cs() {
 	check "insmod" load_nvmev || return 1

@@ -5,41 +5,11 @@
 # from an earlier load; and deallocation of the whole drive, many times
 # over in one command, finishes without stalling the controller.
 
-# read_at OFFSET LENGTH FILE: LENGTH bytes of the namespace at byte
-# OFFSET (both multiples of 512) into FILE, bypassing the page cache
-read_at() {
-	dd if=/dev/nvme0n1 of="$3" bs=64k skip="$1" count="$2" \
-		iflag=direct,skip_bytes,count_bytes 2>/dev/null
-}
-
-# write_at OFFSET FILE: FILE (a multiple of 512 bytes) to the namespace at
-# byte OFFSET
-write_at() {
-	dd if="$2" of=/dev/nvme0n1 bs=64k seek="$1" oflag=direct,seek_bytes conv=notrunc \
-		2>/dev/null
-}
-
-# zeroes_at OFFSET LENGTH: the namespace holds zeroes there
-zeroes_at() {
-	read_at "$1" "$2" /tmp/data.r && cmp -n "$2" /tmp/data.r /dev/zero
-}
-
-# holds_at OFFSET FILE: the namespace holds FILE at byte OFFSET
-holds_at() {
-	read_at "$1" "$(wc -c <"$2")" /tmp/data.r && cmp /tmp/data.r "$2"
-}
-
-# random FILE BYTES
-random() { head -c "$2" /dev/urandom >"$1"; }
-
-# zeroout blkdiscard-ARGS...: Write Zeroes (BLKZEROOUT) with util-linux's
-# blkdiscard -z; by its path, or the shell runs busybox's, which has no -z
-zeroout() { /bin/blkdiscard -z "$@"; }
-
 # 512-byte LBAs (the default), so that writes and deallocations can cover
 # part of a 4 KiB mapping unit. Data written before a reload must read as
 # zeroes after it; a sector written into a unit nobody wrote leaves the
 # other seven zero; one written into a written unit keeps them.
+# desc: unwritten and reloaded data reads zeroes, partial units keep neighbours
 # tiers: stock memmap
 test_zero_reads() {
 	m=1048576
@@ -113,6 +83,7 @@ fill_and_clear() {
 # (65,536 LBAs, 32 MiB): the host splits it by the limits Identify
 # reports (WZSL, DMRSL), and every byte of it reads back as zeroes, on
 # 512-byte and 4 KiB LBAs, from the start and from an odd MiB.
+# desc: zero-outs and discards over 32 MiB, split by WZSL/DMRSL, read zeroes
 # tiers: stock
 test_zeroout_large() {
 	for lba in 512 4096; do
@@ -189,6 +160,7 @@ dsm_many() { dsm_start "$1" 64 && dsm_wait; }
 # every command completes, no read waits for a second, no nvme timeout
 # (run_tests adds soft lockups, RCU stalls and hung tasks). Then 20 such
 # commands at once, more than the controller holds.
+# desc: whole-drive deallocate and zero-out beside QD1 reads: none waits long
 # tiers: stock
 test_discard_bounded() {
 	check "insmod" load_nvmev lba_bytes=512 || return 1
@@ -224,6 +196,7 @@ test_discard_bounded() {
 # SQ instead of running inline: reads go on, and the reset (CC.EN = 0,
 # CSTS.RDY = 0 within CAP.TO, 10 s) completes, the drive stays usable.
 # DSM_RESET_MANY: how many.
+# desc: more big deallocations than the controller holds, then a reset
 # tiers: stock
 test_discard_reset() {
 	# 4 GiB of pages, 64 MiB of them written: each range is 8 M LBAs

@@ -4,52 +4,6 @@
 # parameter tables' rows; writing 1 to its power creates it next to the
 # drive the module parameters made, on a PCI domain of its own.
 
-# drive_mk NAME ATTR=VALUE...: a drive directory with those values
-drive_mk() {
-	dm_dir=$CFS/$1
-	shift
-	mkdir "$dm_dir" || return 1
-	for dm_kv in "$@"; do
-		echo "${dm_kv#*=}" >"$dm_dir/${dm_kv%%=*}" || return 1
-	done
-}
-
-# drive_disk NAME [NSID]: the host's block device of the drive's namespace
-# (default 1), found by the NGUID (the NSID and then the PCI domain are its
-# last bytes; nvmev_admin.c), once the nvme driver has it (at most 20 s)
-drive_disk() {
-	dd_dom=$(printf '%02x%016x' "${2:-1}" "$(cat "$CFS/$1/pci_domain")")
-	dd_i=0
-	while [ $dd_i -lt 200 ]; do
-		for dd_w in /sys/block/nvme*n*/wwid; do
-			[ -e "$dd_w" ] || continue
-			dd_n=${dd_w#/sys/block/}
-			dd_n=${dd_n%/wwid}
-			case $dd_n in *c*) continue ;; esac # a multipath path, not the disk
-			if grep -q "$dd_dom\$" "$dd_w" && true <"/dev/$dd_n" 2>/dev/null; then
-				echo "/dev/$dd_n"
-				return 0
-			fi
-		done
-		sleep 0.1
-		dd_i=$((dd_i + 1))
-	done
-	return 1
-}
-
-# drive_ctrl NAME: the drive's controller device, by its PCI domain
-drive_ctrl() {
-	dc_dom=$(printf '%04x' "$(cat "$CFS/$1/pci_domain")")
-	for dc_a in /sys/class/nvme/nvme*/address; do
-		if grep -q "^$dc_dom:" "$dc_a" 2>/dev/null; then
-			dc_c=${dc_a%/address}
-			echo "/dev/${dc_c##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # smart_writes CTRL NSID: Host Write Commands (bytes 80-87) of the
 # SMART/Health log of that NSID
 smart_writes() {
@@ -68,6 +22,7 @@ ns_value() {
 # thread, its namespace of the size and LBA format it was given;
 # crc-verified I/O on both at once, each counting only its own; powered
 # off they leave the bus and give their memory blocks back.
+# desc: two configfs drives beside the module's: own domain, I/O, teardown
 # tiers: stock
 test_drives_configfs() {
 	mount_configfs
@@ -114,6 +69,7 @@ test_drives_configfs() {
 
 # With default_drive=0 the module makes no drive at load, only configfs
 # ones, which start from the module parameters' values.
+# desc: default_drive=0: no drive at load, configfs drives from parameters
 # tiers: stock
 test_drives_only_configfs() {
 	mount_configfs
@@ -131,6 +87,7 @@ test_drives_only_configfs() {
 
 # Bad input: each refused with its errno and one log line, nothing made
 # by halves, and the drives already there untouched.
+# desc: bad configfs input refused with its errno, nothing made by halves
 # tiers: stock
 test_drives_bad_input() {
 	mount_configfs
@@ -187,6 +144,7 @@ test_drives_bad_input() {
 # in the SMART log per NSID, whose sum is the controller's. Then the bad
 # input: NSIDs out of range, changes of a powered drive's namespaces, an
 # LBA format that does not exist, namespaces larger than the drive.
+# desc: a drive of two namespaces sharing flash, each its own size and data
 # tiers: stock
 test_drives_namespaces() {
 	mount_configfs
@@ -283,6 +241,7 @@ test_drives_namespaces() {
 # memory lost until reboot. DRIVES_AT_ONCE (default 4) drives, every
 # power write started before any returns; all come up, one block each,
 # and powered off at once they give every block back.
+# desc: drives powered on at once each take a memory block of their own
 # tiers: stock
 test_drives_power_at_once() {
 	mount_configfs

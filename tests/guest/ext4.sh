@@ -12,6 +12,16 @@ chunk_lba() {
 		/tmp/frag.out
 }
 
+# loc_of LBA: sets $d, $b, $o to the die, erase block and unit offset
+# holding the LBA
+loc_of() {
+	echo "$1" >"$DBG/locate"
+	# shellcheck disable=SC2046 # three numbers, split on purpose
+	set -- $(sed -n 's/.* die=\([0-9]*\) block=\([0-9]*\) offset=\([0-9]*\).*/\1 \2 \3/p' "$DBG/locate")
+	# shellcheck disable=SC2034 # b and o are read by the ext4 tests
+	d=$1 b=$2 o=$3
+}
+
 # chunks_continue FILE CHUNK_BYTES N [START_SECTOR [FIRST]]: chunks FIRST
 # (default 1) to N-1 each start on the die after the one holding the
 # previous chunk's last block (or the die after that, when the chunk fits
@@ -26,7 +36,7 @@ chunks_continue() {
 		# then not where the previous chunk starts plus its length
 		prev_last=$(chunk_lba "$1" 4096 $((k * $2 / 4096 - 1)) "${4:-0}")
 		loc_of "$prev_last"
-		# shellcheck disable=SC2154 # set by loc_of (lib.sh)
+		# shellcheck disable=SC2154 # set by loc_of
 		d0=$d b0=$b o0=$o
 		loc_of "$(chunk_lba "$1" "$2" "$k" "${4:-0}")"
 		# the next die (or the one after), or the very next slot of the
@@ -61,8 +71,10 @@ mkfs_mount() {
 	mkfs.ext4 -q -F -m 0 -b 4096 /dev/nvme0n1 && mount -t ext4 ${1:+-o "$1"} /dev/nvme0n1 /mnt
 }
 
+# desc: the patched nvme driver enables the device's hint feature
 # tiers: patched debug_long
 test_ext4_hints_kernel() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	nvmev-hint info /dev/nvme0n1 >/tmp/info.out
 	check "the kernel enabled hints" json_true enabled
@@ -82,8 +94,10 @@ test_ext4_hints_kernel() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4 appends carry hints and continue die by die (nodelalloc)
 # tiers: patched debug_long
 test_ext4_append() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount nodelalloc" mkfs_mount nodelalloc
 	echo 1 >"$DBG/stats_reset"
@@ -95,8 +109,10 @@ test_ext4_append() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4 appends with delalloc continue die by die
 # tiers: patched
 test_ext4_append_delalloc() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount delalloc" mkfs_mount
 	check "worst-case appends" worst_append /mnt/f 16
@@ -105,8 +121,10 @@ test_ext4_append_delalloc() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: direct-I/O appends through ext4 continue die by die
 # tiers: patched debug_long
 test_ext4_dio() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	check "direct appends" worst_append /mnt/f 16 direct
@@ -115,8 +133,10 @@ test_ext4_dio() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4 overwrites carry hints and stay on their dies
 # tiers: patched debug_long
 test_ext4_overwrite() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	check "file" dd if=/dev/urandom of=/mnt/f bs=32k count=8 conv=fsync
@@ -143,8 +163,10 @@ test_ext4_overwrite() {
 # over-provisioning) ext4 files are rewritten 3 x the capacity -- appends
 # and overwrites, so both hint kinds steer placement -- with fio verifying
 # every block, then e2fsck.
+# desc: ext4 data survives GC with hints off and on (fio verify, e2fsck)
 # tiers: patched debug_long
 test_ext4_gc_integrity() {
+	requires_patched || return
 	for h in 0 1; do
 		check "insmod" load_nvmev capacity_mib=64 op_percent=7 || return 1
 		check "mkfs+mount" mkfs_mount nodelalloc || return 1
@@ -173,8 +195,10 @@ test_ext4_gc_integrity() {
 # Writes split by the block layer (max_sectors_kb lowered to 128 KiB): a
 # 1 MiB direct append becomes 8 requests, and each piece must continue
 # where the previous one ended.
+# desc: a 1 MiB append split into 128 KiB requests continues piece by piece
 # tiers: patched debug debug_long
 test_ext4_split() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	check "128 KiB requests" sh -c 'echo 128 >/sys/block/nvme0n1/queue/max_sectors_kb'
@@ -192,8 +216,10 @@ test_ext4_split() {
 }
 
 # A partition 1 MiB into the device: hint LBAs are shifted like data LBAs.
+# desc: hint LBAs on a partition are shifted like data LBAs
 # tiers: patched debug_long
 test_ext4_partition() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "partition" sh -c 'echo "2048,,L" | sfdisk -q /dev/nvme0n1'
 	i=0
@@ -208,8 +234,10 @@ test_ext4_partition() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: ext4's and the nvme driver's switches each turn the hints off
 # tiers: patched
 test_ext4_hints_off() {
+	requires_patched || return
 	check "insmod" load_nvmev || return 1
 	check "mkfs+mount" mkfs_mount nodelalloc
 	echo 0 >/sys/fs/ext4/nvme0n1/placement_hints

@@ -4,8 +4,10 @@
 # feature, hinted writes landing on the dies the hints ask for, and a
 # device whose hint feature is left off.
 
+# desc: the hint capability and feature, and hints=0 turning them off
 # tiers: stock
 test_hints_capability() {
+	requires_hints_off || return
 	check "insmod" load_nvmev || return 1
 	nvmev-hint info /dev/nvme0n1 >/tmp/info.out
 	cat /tmp/info.out
@@ -27,6 +29,7 @@ test_hints_capability() {
 }
 
 # 32 KiB chunks, 512-byte LBAs: chunk k starts at LBA 64 k
+# desc: hinted writes land on the dies the hints ask for
 # tiers: stock debug_long
 test_hints_placement() {
 	check "insmod" load_nvmev || return 1
@@ -68,8 +71,10 @@ test_hints_placement() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: hint bits while the feature is off are counted, not honoured
 # tiers: stock
 test_hints_disabled() {
+	requires_hints_off || return
 	check "insmod" load_nvmev || return 1
 	# the feature is off after every controller reset: the bits mean nothing
 	check "plain" nvmev-hint write /dev/nvme0n1 --lba 0 --blocks 192

@@ -2,8 +2,8 @@
 # /init of the test guest: mount the basics, load the stock nvme and ext4
 # modules, run the guest tests named on the kernel command line
 # (nvmev_tests=a,b,... or all) and power off. Results are printed as
-# "ok - name" / "not ok - name: why" and a closing
-# "guest: N passed, N failed" line for the host to parse.
+# "ok - name", "not ok - name: why" or "skip - name: why" and a closing
+# "guest: N passed, N failed, N skipped" line for the host to parse.
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -36,8 +36,10 @@ cat /dev/kmsg >/tmp/kernel.log 2>/dev/null &
 
 # shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
+# shellcheck source=tests/guest/runner.sh
+. /tests/runner.sh
 # shellcheck source=tests/guest/tests.sh
 . /tests/tests.sh
 run_tests "$tests"
-echo "guest: $PASSED passed, $FAILED failed"
+echo "guest: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 poweroff -f

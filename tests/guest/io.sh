@@ -4,6 +4,7 @@
 # queues, discard, interrupt coalescing, a controller reset under I/O, and
 # garbage collection keeping every block's data.
 
+# desc: crc-verified fio on ext4 on the namespace; mkfs discards reach the model
 # tiers: stock debug debug_long
 test_ext4_verify() {
 	check "insmod" load_nvmev || return 1
@@ -23,6 +24,7 @@ test_ext4_verify() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: crc-verified fio on the raw namespace
 # tiers: stock debug_long iommu
 test_raw_verify() {
 	check "insmod" load_nvmev || return 1
@@ -33,6 +35,7 @@ test_raw_verify() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: polled reads complete without interrupts
 # tiers: stock debug_long iommu
 test_polled() {
 	check "insmod" load_nvmev || return 1
@@ -50,6 +53,7 @@ test_polled() {
 	check "rmmod" unload_nvmev
 }
 
+# desc: a discard frees the model's units and reads back zeroes
 # tiers: stock debug_long
 test_discard() {
 	check "insmod" load_nvmev || return 1
@@ -76,6 +80,7 @@ test_discard() {
 # aggregation time (without coalescing, well before it). Interrupts per
 # read are printed: at QD32 a slow host already gets many completions per
 # interrupt without coalescing, so they prove nothing.
+# desc: interrupt coalescing holds back interrupts, and QD1 reads wait for it
 # tiers: stock debug_long
 test_coalescing() {
 	check "insmod" load_nvmev || return 1
@@ -116,6 +121,7 @@ test_coalescing() {
 # Controller resets and namespace rescans while fio writes and verifies
 # RESET_IO_MIB (default 64; the debug tier: less) in 16 KiB blocks:
 # the nvme driver requeues what was in flight, nothing is lost or fails.
+# desc: controller resets and rescans under verified writes lose nothing
 # tiers: stock debug debug_long
 test_reset_under_io() {
 	check "insmod" load_nvmev capacity_mib=128 || return 1
@@ -138,6 +144,7 @@ test_reset_under_io() {
 # sequential fill, random 4-64 KiB writes with a verify backlog, random
 # trims, random 4 KiB writes), fio checking every block; then the
 # device's write amplification and GC counters.
+# desc: data survives garbage collection over several drive writes
 # tiers: stock debug_long
 test_gc_integrity() {
 	check "insmod" load_nvmev capacity_mib=64 op_percent=7 || return 1

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Helpers for the guest tests (busybox sh).
-PASSED=0
-FAILED=0
+# Helpers for the guest tests (busybox sh): loading the module, reading
+# what it reports, and the checks that tests of several files make. How
+# tests are declared, run and reported: runner.sh.
+
 # Where the drive's memory comes from. With a memmap=SIZEM$START
 # reservation on this kernel's command line (scripts/guest-test.sh on a
 # kernel without memory hot-remove, or GUEST_MEMMAP=1) the loads name it,
@@ -15,7 +16,7 @@ reservation=$(tr ' ' '\n' </proc/cmdline |
 if [ -n "$reservation" ]; then
 	NVMEV_MEMMAP=1
 	NVMEV_DRIVE_MIB=${reservation% *}
-	# shellcheck disable=SC2034 # used by pci.sh
+	# shellcheck disable=SC2034 # used by memory.sh
 	NVMEV_RESERVATION_START=${reservation#* }
 	NVMEV_MEM="memmap_start=${reservation#* } memmap_size=${NVMEV_DRIVE_MIB}M"
 	# the registers only (the reservation's first MiB): data in kernel pages
@@ -30,25 +31,18 @@ else
 fi
 # shellcheck disable=SC2034 # used by tests.sh
 DBG=/sys/kernel/debug/nvmev
+# the PCI function of the module's drive (a PCI domain of its own)
+NVMEV_BDF=7e00:00:00.0
+# shellcheck disable=SC2034 # used by pci.sh and uhost.sh
+NVMEV_PCI=/sys/bus/pci/devices/$NVMEV_BDF
+# the stock nvme driver in sysfs, for unbind and bind
+# shellcheck disable=SC2034 # used by pci.sh and pci_unload.sh
+NVME_DRV=/sys/bus/pci/drivers/nvme
 
 # the seconds since boot, whole (busybox sh has no $SECONDS)
 uptime_s() { cut -d. -f1 /proc/uptime; }
 # ... in hundredths of a second
 uptime_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
-# the test lines carry their duration: what a tier's time limit is spent on
-ok() { PASSED=$((PASSED + 1)); echo "ok - $CURRENT ($(($(uptime_s) - STARTED)) s)"; }
-not_ok() { FAILED=$((FAILED + 1)); echo "not ok - $CURRENT: $* ($(($(uptime_s) - STARTED)) s)"; }
-
-# check DESCRIPTION COMMAND...: run, remember the first failure of a test
-check() {
-	desc=$1
-	shift
-	if ! "$@" >/tmp/check.out 2>&1; then
-		[ -z "$FIRST_FAIL" ] && FIRST_FAIL="$desc ($(tail -3 /tmp/check.out | tr '\n' ' '))"
-		return 1
-	fi
-	return 0
-}
 
 # wait_nvme0n1: until the nvme driver has the namespace (at most 20 s)
 wait_nvme0n1() {
@@ -60,6 +54,18 @@ wait_nvme0n1() {
 		i=$((i + 1))
 	done
 	{ [ -b /dev/nvme0n1 ] && true </dev/nvme0n1; } 2>/dev/null
+}
+
+# wait_nvme: the namespace block device is back (after a reset, an FLR or
+# a bind) and answers I/O
+wait_nvme() {
+	i=0
+	while [ ! -b /dev/nvme0n1 ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	# and answers I/O
+	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
 }
 
 # load_nvmev [params...]: insmod and wait for the namespace block device
@@ -103,6 +109,71 @@ drives_clean() {
 	return 0
 }
 
+# drive_mk NAME ATTR=VALUE...: a drive directory with those values
+drive_mk() {
+	dm_dir=$CFS/$1
+	shift
+	mkdir "$dm_dir" || return 1
+	for dm_kv in "$@"; do
+		echo "${dm_kv#*=}" >"$dm_dir/${dm_kv%%=*}" || return 1
+	done
+}
+
+# drive_disk NAME [NSID]: the host's block device of the drive's namespace
+# (default 1), found by the NGUID (the NSID and then the PCI domain are its
+# last bytes; nvmev_admin.c), once the nvme driver has it (at most 20 s)
+drive_disk() {
+	dd_dom=$(printf '%02x%016x' "${2:-1}" "$(cat "$CFS/$1/pci_domain")")
+	dd_i=0
+	while [ $dd_i -lt 200 ]; do
+		for dd_w in /sys/block/nvme*n*/wwid; do
+			[ -e "$dd_w" ] || continue
+			dd_n=${dd_w#/sys/block/}
+			dd_n=${dd_n%/wwid}
+			case $dd_n in *c*) continue ;; esac # a multipath path, not the disk
+			if grep -q "$dd_dom\$" "$dd_w" && true <"/dev/$dd_n" 2>/dev/null; then
+				echo "/dev/$dd_n"
+				return 0
+			fi
+		done
+		sleep 0.1
+		dd_i=$((dd_i + 1))
+	done
+	return 1
+}
+
+# drive_ctrl NAME: the drive's controller device, by its PCI domain
+drive_ctrl() {
+	dc_dom=$(printf '%04x' "$(cat "$CFS/$1/pci_domain")")
+	for dc_a in /sys/class/nvme/nvme*/address; do
+		if grep -q "^$dc_dom:" "$dc_a" 2>/dev/null; then
+			dc_c=${dc_a%/address}
+			echo "/dev/${dc_c##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# zns_drive [MAX_OPEN MAX_ACTIVE [CAP_MIB [ZONE_WIDTH]]]: drive "z" (4
+# dies), namespace 1 conventional (64 MiB), namespace 2 zoned (the other
+# 192 MiB: 24 zones of 8 MiB, 6 MiB writable, at most 2 open and 3 active
+# by default, 0: no limit; each zone over all 4 dies by default); sets ZC
+# (its controller) and Z1, Z2 (the disks)
+zns_drive() {
+	mount_configfs
+	drive_mk z capacity_mib=256 channels=2 dies_per_channel=2 || return 1
+	mkdir "$CFS/z/namespaces/1" "$CFS/z/namespaces/2" || return 1
+	echo 64 >"$CFS/z/namespaces/1/size_mib"
+	for kv in zoned=1 zone_mib=8 zone_cap_mib="${3:-6}" max_open="${1:-2}" max_active="${2:-3}" \
+		zone_width="${4:-0}"; do
+		echo "${kv#*=}" >"$CFS/z/namespaces/2/${kv%%=*}" || return 1
+	done
+	echo 1 >"$CFS/z/power" || return 1
+	# shellcheck disable=SC2034 # used by zns.sh and zns_fs.sh
+	Z1=$(drive_disk z 1) && Z2=$(drive_disk z 2) && ZC=$(drive_ctrl z)
+}
+
 # online_blocks: every memory block the kernel has, online. The module
 # gives its block back at unload, and Debian's kernel leaves a block added
 # back offline (auto_online_blocks); the module logs this same write.
@@ -123,16 +194,19 @@ memory_blocks() {
 	echo "$mb_n"
 }
 
+# hex N: N as 0x... (what devmem and the module's parameters take)
+hex() { printf '0x%x' "$1"; }
+
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }
 
-# pages_match_units: a page-backed store holds a page for every unit the
-# model has mapped (the per-die valid_units of stats) and none more
-pages_match_units() {
-	[ "$(value data_paged "$DBG/stats")" = 1 ] || return 0
-	pages=$(value data_pages "$DBG/stats")
-	units=$(awk '/^[0-9]/ { s += $14 } END { print s + 0 }' "$DBG/stats")
-	[ "$pages" = "$units" ] || { echo "$pages pages held for $units mapped units"; return 1; }
+# mem_total_kib: the kernel's MemTotal
+mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+
+# expect_geometry KEY VALUE: the geometry file says KEY=VALUE
+expect_geometry() {
+	got=$(value "$1" "$DBG/geometry")
+	[ "$got" = "$2" ] || { echo "geometry $1=$got, expected $2"; return 1; }
 }
 
 # set_time_scale SCALE: the model's time scale, changed while idle, and
@@ -140,79 +214,6 @@ pages_match_units() {
 set_time_scale() {
 	echo "$1" >"$DBG/time_scale" && [ "$(value time_scale "$DBG/geometry")" = "$1" ]
 }
-
-# What the kernel prints when something is wrong: a WARN_ON, BUG, oops,
-# sanitizer, lockdep, hung task, RCU stall or kmemleak report.
-KERNEL_REPORT='WARNING: CPU|BUG:|Oops|general protection fault|KASAN|UBSAN|'
-KERNEL_REPORT=$KERNEL_REPORT'possible (circular|recursive) locking|INFO: task .* blocked|'
-KERNEL_REPORT=$KERNEL_REPORT'self-detected stall|kmemleak: [0-9]+ new suspected|Call Trace'
-
-# kernel_reports FROM-LINE: the reports in /tmp/kernel.log after that line
-kernel_reports() {
-	tail -n +"$(($1 + 1))" /tmp/kernel.log 2>/dev/null | grep -E "$KERNEL_REPORT"
-}
-
-# the tiers a test can name on its "# tiers:" line ("none": run by name only)
-GUEST_TIERS="stock patched debug debug_long iommu memmap dkms movable"
-
-# tier_tests TIER: the tests whose "# tiers:" line (the line above their
-# function) names TIER, in file order; smoke first (the quickest sign that
-# the module works at all), the leak scan (kmemleak) last, as it reports
-# what every test before it left behind
-tier_tests() {
-	awk -v tier="$1" '
-		/^# tiers:/ { want = 0; for (i = 3; i <= NF; i++) if ($i == tier) want = 1; next }
-		/^test_[a-z0-9_]*\(\) \{/ { if (want) { sub(/^test_/, ""); sub(/\(.*/, ""); print } want = 0 }
-	' /tests/*.sh /experiments/*.sh | awk '
-		$0 == "smoke" { print; next } $0 == "kmemleak" { last = 1; next } { rest[n++] = $0 }
-		END { for (i = 0; i < n; i++) print rest[i]; if (last) print "kmemleak" }'
-}
-
-# run_tests TIER|a,b,c: call test_<name> for each test of that tier (all =
-# stock) or each named one, in order; a list can name tiers too
-# (iommu,memmap); a test that leaves a kernel report behind fails whatever
-# it checked itself
-run_tests() {
-	list=$1
-	case "$list" in
-	all) list=$(tier_tests stock) ;;
-	*)
-		# tiers and test names, comma-separated: each tier its tests,
-		# a test named twice run once
-		for t in $(echo "$list" | tr ',' ' '); do
-			case " $GUEST_TIERS " in
-			*" $t "*) tier_tests "$t" ;;
-			*) echo "$t" ;;
-			esac
-		done | awk '!seen[$0]++' >/tmp/list
-		list=$(cat /tmp/list)
-		;;
-	esac
-	[ -n "$list" ] || { CURRENT=$1 STARTED=$(uptime_s); not_ok "no such tier, or no tests in it"; }
-	for t in $(echo "$list" | tr ',' ' '); do
-		CURRENT=$t
-		FIRST_FAIL=
-		STARTED=$(uptime_s)
-		echo "--- $t"
-		klines=$(wc -l </tmp/kernel.log 2>/dev/null || echo 0)
-		"test_$t" || [ -n "$FIRST_FAIL" ] || FIRST_FAIL="test returned failure"
-		sleep 0.2	# let /tmp/kernel.log catch up
-		if kernel_reports "$klines" >/tmp/reports; then
-			echo "kernel reports during $t:"
-			tail -n +"$((klines + 1))" /tmp/kernel.log | head -60
-			[ -n "$FIRST_FAIL" ] || FIRST_FAIL="kernel report: $(head -1 /tmp/reports)"
-		fi
-		if [ -z "$FIRST_FAIL" ]; then
-			ok
-		else
-			not_ok "$FIRST_FAIL"
-		fi
-		# leave no device behind for the next test
-		grep -q '^nvmev ' /proc/modules && { umount /mnt 2>/dev/null; rmmod_nvmev; }
-	done
-}
-
-# Helpers shared by the tests of several files
 
 # fails_with TEXT COMMAND...: COMMAND fails and its error output says TEXT
 fails_with() {
@@ -240,15 +241,6 @@ fio_verify() {
 # mount_configfs: configfs where nvmet looks for it
 mount_configfs() {
 	grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
-}
-
-# kernel_at_least MAJOR MINOR: the guest runs that kernel or a later one
-kernel_at_least() {
-	kv=$(uname -r)
-	kmaj=${kv%%.*}
-	kmin=${kv#*.}
-	kmin=${kmin%%[!0-9]*}
-	[ "$kmaj" -gt "$1" ] || { [ "$kmaj" -eq "$1" ] && [ "$kmin" -ge "$2" ]; }
 }
 
 # status OUTPUT-FILE HEX: nvme-cli reported NVMe status HEX
@@ -297,16 +289,6 @@ bad_write() {
 	[ "$(cat "$1" 2>/dev/null)" = "$before" ] || { echo "$1 changed to $(cat "$1")"; return 1; }
 }
 
-# between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
-# Full speed is the better of the 4 KiB and 32 KiB strides (both are at
-# or below the granularity): one slow run of the first job under TCG must
-# not shift every ratio.
-between() {
-	r=$(awk -v s="$1" '$1 <= 32 && $2 > b { b = $2 } { v[$1] = $2 }
-		END { printf "%d", v[s] * 1000 / b }' /tmp/align)
-	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
-}
-
 # write the first MiB count of the device and wait until it is programmed
 prefill() {
 	dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count="$1" oflag=direct 2>/dev/null &&
@@ -335,14 +317,36 @@ die_of() {
 	sed -n 's/.* die=\([0-9]*\).*/\1/p' "$DBG/locate"
 }
 
-# loc_of LBA: sets $d, $b, $o to the die, erase block and unit offset
-# holding the LBA
-loc_of() {
-	echo "$1" >"$DBG/locate"
-	# shellcheck disable=SC2046 # three numbers, split on purpose
-	set -- $(sed -n 's/.* die=\([0-9]*\) block=\([0-9]*\) offset=\([0-9]*\).*/\1 \2 \3/p' "$DBG/locate")
-	# shellcheck disable=SC2034 # b and o are read by the ext4 tests
-	d=$1 b=$2 o=$3
+# json_true KEY: nvmev-hint info (in /tmp/info.out) says KEY is true
+json_true() { grep -q "\"$1\": true" /tmp/info.out; }
+
+# read_at OFFSET LENGTH FILE: LENGTH bytes of the namespace at byte
+# OFFSET (both multiples of 512) into FILE, bypassing the page cache
+read_at() {
+	dd if=/dev/nvme0n1 of="$3" bs=64k skip="$1" count="$2" \
+		iflag=direct,skip_bytes,count_bytes 2>/dev/null
 }
 
-json_true() { grep -q "\"$1\": true" /tmp/info.out; }
+# write_at OFFSET FILE: FILE (a multiple of 512 bytes) to the namespace at
+# byte OFFSET
+write_at() {
+	dd if="$2" of=/dev/nvme0n1 bs=64k seek="$1" oflag=direct,seek_bytes conv=notrunc \
+		2>/dev/null
+}
+
+# zeroes_at OFFSET LENGTH: the namespace holds zeroes there
+zeroes_at() {
+	read_at "$1" "$2" /tmp/data.r && cmp -n "$2" /tmp/data.r /dev/zero
+}
+
+# holds_at OFFSET FILE: the namespace holds FILE at byte OFFSET
+holds_at() {
+	read_at "$1" "$(wc -c <"$2")" /tmp/data.r && cmp /tmp/data.r "$2"
+}
+
+# random FILE BYTES
+random() { head -c "$2" /dev/urandom >"$1"; }
+
+# zeroout blkdiscard-ARGS...: Write Zeroes (BLKZEROOUT) with util-linux's
+# blkdiscard -z; by its path, or the shell runs busybox's, which has no -z
+zeroout() { /bin/blkdiscard -z "$@"; }

@@ -3,11 +3,11 @@
 # tests.sh): with neither memmap_start nor memmap_size the module takes
 # one memory block from the running kernel for BAR0 and keeps the data in
 # kernel pages; at unload it gives the block back. With a memmap=
-# reservation the data lives there. Uses data.sh's and device.sh's
-# helpers.
+# reservation the data lives there, and the load claims the whole
+# reservation and nothing else.
 
-# mem_total_kib: the kernel's MemTotal
-mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+# memory_block_bytes: the size of the kernel's memory blocks
+memory_block_bytes() { echo $(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes))); }
 
 # Insmod with no memory parameters on a running kernel: a memory block
 # leaves MemTotal, its start is BAR0, written data reads back (crc-checked
@@ -16,9 +16,10 @@ mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 # block's struct pages) and a second load works the same. A block the
 # kernel cannot spare is skipped: the test only needs one of the blocks
 # tried to go.
+# desc: no memmap=: the module takes a memory block for BAR0 and gives it back
 # tiers: stock iommu
 test_no_memmap() {
-	block=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes)))
+	block=$(memory_block_bytes)
 	before=$(mem_total_kib)
 	blocks=$(memory_blocks)
 	dmesg -c >/dev/null
@@ -60,8 +61,10 @@ test_no_memmap() {
 # reboot). The load passes over those and takes the one at the range's
 # start, whose removal leaves the rest of the range, crash kernel and
 # all, in place; rmmod gives it back.
+# desc: the memory block taken is one whose removal leaves the crash kernel
 # tiers: memmap
 test_block_below_reservation() {
+	requires_memmap || return
 	crash=$(sed -n 's/^ *\([0-9a-f]*\)-[0-9a-f]* : Crash kernel$/\1/p' /proc/iomem)
 	check "a crash kernel (crashkernel=, from scripts/guest-test.sh)" [ -n "$crash" ] || return 1
 	blocks=$(memory_blocks)
@@ -79,9 +82,10 @@ test_block_below_reservation() {
 # With a memmap= reservation: a load with no size takes all of it but the
 # 1 MiB register area, with the data there (not in pages); a drive larger
 # than the reservation and a cap on page-backed data are refused.
+# desc: with memmap=: the whole reservation by default, oversize refused
 # tiers: memmap debug
 test_memmap_limits() {
-	check "a memmap= boot" [ "$NVMEV_MEMMAP" = 1 ] || return 1
+	requires_memmap || return
 	check "insmod" load_nvmev || return 1
 	check "the whole reservation" expect_geometry capacity_bytes $(((NVMEV_DRIVE_MIB - 1) << 20))
 	check "data in the reservation" [ "$(value data_paged "$DBG/stats")" = 0 ]
@@ -107,11 +111,12 @@ offline_blocks() {
 # loses no further RAM however often the module is reloaded.
 # MEM_RELOAD_CYCLES (default 20) insmod/rmmod cycles; the blocks are
 # onlined only at the end.
+# desc: reloads reuse the offline block rmmod left, losing no further RAM
 # tiers: stock
 test_mem_reload() {
-	check "no memmap= reservation" [ "$NVMEV_MEMMAP" = 0 ] || return 1
+	requires_no_memmap || return
 	n=${MEM_RELOAD_CYCLES:-20}
-	block_kib=$(($(sed 's/^/0x/' /sys/devices/system/memory/block_size_bytes) / 1024))
+	block_kib=$(($(memory_block_bytes) / 1024))
 	online_blocks
 	blocks=$(memory_blocks)
 	before=$(mem_total_kib)
@@ -139,4 +144,99 @@ test_mem_reload() {
 	echo "mem_reload: $cycle cycles, MemTotal $before -> $(mem_total_kib) kB after onlining"
 	# the block's struct pages, which now come from the kernel's own memory
 	check "MemTotal as before" [ "$(mem_total_kib)" -ge $((before - block_kib / 64)) ]
+}
+
+# bytes SIZE: a memparse-style size (512M, 1G, 0x40000000) as a number
+bytes() {
+	case $1 in
+	*G) echo $((${1%G} << 30)) ;;
+	*M) echo $((${1%M} << 20)) ;;
+	*K) echo $((${1%K} << 10)) ;;
+	*) echo $(($1)) ;;
+	esac
+}
+
+# iomem_top: the top-level ranges of /proc/iomem as "START END NAME"
+# (numbers), one a line
+iomem_top() {
+	grep -v '^ ' /proc/iomem | while IFS= read -r line; do
+		range=${line%% : *}
+		echo "$((0x${range%-*})) $((0x${range#*-})) ${line#* : }"
+	done
+}
+
+# free_at START SIZE: no top-level resource intersects [START, START+SIZE)
+free_at() {
+	iomem_top | while read -r s e _; do
+		[ "$s" -lt $(($1 + $2)) ] && [ "$e" -ge "$1" ] && return 1
+	done
+}
+
+# The load-time claim: the whole range lies in one "Reserved" resource
+# with nothing else in it, the module claims all of it while loaded and
+# nothing after; a hole, a firmware reserved range, a range that is only
+# partly reserved and (GUEST_MACHINE=q35) the PCIe ECAM window are
+# refused with one line saying what is there.
+# desc: the load claims its whole memmap= reservation, refuses other ranges
+# tiers: memmap
+test_pci_reservation() {
+	requires_memmap || return
+	mib=$((1 << 20))
+	start=$(bytes "$NVMEV_RESERVATION_START")
+	end=$((start + NVMEV_DRIVE_MIB * mib - 1))
+	check "insmod" load_nvmev || return 1
+	grep -i -E "nvmev|$NVMEV_BDF|nvme" /proc/iomem | sed 's/^/pci_reservation: loaded: /'
+	# BAR0 (the function's, the nvme driver's under it) and the rest
+	bar_line=$(printf '%08x-%08x : %s' "$start" $((start + 0x3fff)) "$NVMEV_BDF")
+	rest_line=$(printf '%08x-%08x : nvmev' $((start + 0x4000)) "$end")
+	check "BAR0 claimed" grep -q "^ *$bar_line\$" /proc/iomem
+	check "the rest claimed" grep -q "^ *$rest_line\$" /proc/iomem
+	check "rmmod" unload_nvmev
+	check "nothing claimed after rmmod" sh -c "! grep -E 'nvmev|$NVMEV_BDF' /proc/iomem"
+	# a hole: the first 1 GiB-aligned free range above RAM
+	ram_end=$(iomem_top | awk '/System RAM/ { e = $2 } END { printf "%d", e }')
+	hole=$(((ram_end >> 30) + 1 << 30))
+	k=0
+	while ! free_at $hole $((16 * mib)) && [ $k -lt 64 ]; do
+		hole=$((hole + (1 << 30)))
+		k=$((k + 1))
+	done
+	echo "pci_reservation: a hole at $(hex $hole)"
+	check "hole refused" bad_insmod "is not (entirely) a memmap= reservation: a hole" \
+		memmap_start="$(hex $hole)" memmap_size=16M
+	dmesg | grep 'nvmev: memmap' | sed 's/^/pci_reservation: /'
+	# firmware's reserved ranges above 1 MiB: each refused (RAM next to
+	# one is refused by the System RAM check)
+	fw=0
+	iomem_top | grep ' Reserved$' >/tmp/fw_reserved
+	while read -r s e _; do
+		[ "$s" -eq "$start" ] && continue	# ours
+		[ "$s" -lt $mib ] && continue
+		s1=$((s / mib * mib))
+		size=$(((e + 1 - s1 + mib - 1) / mib))
+		[ "$size" -lt 2 ] && size=2
+		bad_insmod "\(is not (entirely) a memmap= reservation\|overlaps System RAM\)" \
+			memmap_start="$(hex $s1)" memmap_size="${size}M" ||
+			{ check "firmware Reserved $(hex "$s")-$(hex "$e") refused" false; continue; }
+		line=$(dmesg | grep 'nvmev: memmap')
+		echo "pci_reservation: $line"
+		case $line in *"is not (entirely)"*) fw=$((fw + 1)) ;; esac
+	done </tmp/fw_reserved
+	check "a firmware Reserved range refused by the reservation check" [ $fw -gt 0 ]
+	# only partly the reservation: its last MiB and one after it
+	check "partly reserved refused" bad_insmod "\(is not (entirely) a memmap= reservation\|overlaps System RAM\)" \
+		memmap_start="$(hex $((end + 1 - mib)))" memmap_size=2M
+	# the PCIe ECAM window (q35): Reserved, with the busy ECAM inside
+	ecam=$(grep -E 'PCI ECAM|PCI MMCONFIG' /proc/iomem | head -1 | sed 's/^ *\([0-9a-f]*\)-.*/\1/')
+	if [ -n "$ecam" ]; then
+		echo "pci_reservation: ECAM window at 0x$ecam"
+		grep -E 'PCI ECAM|PCI MMCONFIG' -B1 /proc/iomem | sed 's/^/pci_reservation: /'
+		check "ECAM refused" bad_insmod "is not (entirely) a memmap= reservation" \
+			memmap_start="0x$ecam" memmap_size=16M
+		dmesg | grep 'nvmev: memmap' | sed 's/^/pci_reservation: /'
+	else
+		echo "pci_reservation: no ECAM window on this machine (GUEST_MACHINE=q35 has one)"
+	fi
+	check "good insmod after the refusals" load_nvmev
+	check "rmmod" unload_nvmev
 }

@@ -6,10 +6,10 @@
 # package version, in modinfo) and give a working drive.
 
 
+# desc: modprobe loads the DKMS-built nvmev.ko of this tree's version
 # tiers: dkms
 test_dkms_modprobe() {
-	ko=/lib/modules/$(uname -r)/updates/dkms/nvmev.ko
-	check "DKMS's nvmev.ko for $(uname -r)" [ -f "$ko" ] || return 1
+	requires_dkms || return
 	dmesg -c >/dev/null
 	# shellcheck disable=SC2086 # the parameters, split on purpose
 	check "modprobe nvmev" modprobe nvmev $NVMEV_MEM || return 1

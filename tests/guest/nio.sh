@@ -28,8 +28,10 @@ sync_fio() {
 # a bio that must be split loses REQ_POLLED, takes interrupts and still
 # completes (no hang), data intact; so does a queue without poll queues.
 # SYNC_POLL_IOS (default 2000) I/Os per mode.
+# desc: synchronous polled direct I/O (RWF_HIPRI) completes without interrupts
 # tiers: patched debug debug_long
 test_sync_poll() {
+	requires_patched || return
 	sync_ios=${SYNC_POLL_IOS:-2000}
 	rm -f /tmp/sync_poll.out
 	check "insmod" load_nvmev || return 1
@@ -102,8 +104,10 @@ txn_summary() {
 # NIO lazy polling (patch 5): its sysfs attributes refuse bad values; off
 # by default; small RWF_HIPRI transactions sleep then poll (no interrupt),
 # large ones and transactions with a large member take interrupts.
+# desc: NIO lazy polling: small transactions sleep, then poll; large ones interrupt
 # tiers: patched debug debug_long
 test_nio() {
+	requires_patched || return
 	rm -f /tmp/nio.out
 	# at NIO_SCALE, as the experiment. Unscaled, the sleep target (half a
 	# ~50 us read) was often already past when the submitter reached it on

@@ -3,6 +3,7 @@
 # (busybox sh, sourced by tests.sh): the precise status of every bad field,
 # and random commands that must never hang, crash or stop the device.
 
+# desc: passthru commands with bad fields get the statuses the spec asks
 # tiers: stock debug_long
 test_passthru() {
 	check "insmod" load_nvmev || return 1
@@ -44,6 +45,7 @@ test_passthru() {
 # point. Each command must end with success or an NVMe status within a
 # timeout, the device must still do I/O afterwards, and the harness fails
 # the test on any kernel report.
+# desc: random passthru commands: every one completes, nothing breaks
 # tiers: stock debug debug_long
 test_passthru_fuzz() {
 	check "insmod" load_nvmev capacity_mib=64 || return 1

@@ -3,7 +3,7 @@
 # no memmap_* parameter, or memmap_size=1M (the reservation holds the
 # registers only), the data lives in kernel pages, one per 4 KiB unit written, freed when the unit
 # is deallocated; at most data_max_mib of them, after which a write fails
-# with Capacity Exceeded and changes nothing. Uses data.sh's helpers.
+# with Capacity Exceeded and changes nothing.
 
 # load_paged [params...]: load_nvmev with the data in pages
 load_paged() { load_nvmev_mem "$NVMEV_PAGED" "$@"; }
@@ -30,6 +30,7 @@ dd_at() {
 # written; a deallocation or Write Zeroes of whole units frees their
 # pages, of part of a unit zeroes that part; Identify says thin
 # provisioned, with NUSE the pages held.
+# desc: data in kernel pages: a page per unit written, freed on deallocation
 # tiers: stock debug
 test_paged_data() {
 	m=1048576
@@ -75,6 +76,7 @@ test_paged_data() {
 # the next fails with No space (Capacity Exceeded), counted, said once in
 # the kernel log, and leaves what was there; after a deallocation the
 # same write fits.
+# desc: data_max_mib caps page-backed data: the write past it fails, no space
 # tiers: stock debug
 test_paged_cap() {
 	m=1048576
@@ -105,9 +107,10 @@ test_paged_cap() {
 # a working set that fits: only what is written takes pages (the model's
 # tables, 8 bytes per 4 KiB, are the part that is not sparse). A drive
 # whose tables would not fit is refused at load with what they need.
+# desc: a drive 64 times the guest's RAM holds a working set that fits
 # tiers: stock
 test_paged_sparse() {
-	ram_mib=$(($(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo) / 1024))
+	ram_mib=$(($(mem_total_kib) / 1024))
 	cap=$((ram_mib * 64))
 	check "insmod, ${cap} MiB" load_paged capacity_mib=$cap || return 1
 	meta=$(value metadata_bytes "$DBG/geometry")

@@ -66,6 +66,7 @@ lat_run() {
 # 20000 x 1000, moves it by ~4 ms). The difference of the two must be the
 # model's (p_big - p_small) within 5 %; one-sided, the device is never
 # early: no read at time_scale 1000 under 95 % of p_big.
+# desc: QD1 read latency is the model's prediction
 # tiers: stock
 test_latency() {
 	check "insmod" load_nvmev capacity_mib=64 time_scale=1000 || return 1
@@ -94,6 +95,16 @@ test_latency() {
 	check "rmmod" unload_nvmev
 }
 
+# between STRIDE_KIB LOW HIGH: relative IOPS (x1000) of a stride in range
+# Full speed is the better of the 4 KiB and 32 KiB strides (both are at
+# or below the granularity): one slow run of the first job under TCG must
+# not shift every ratio.
+between() {
+	r=$(awk -v s="$1" '$1 <= 32 && $2 > b { b = $2 } { v[$1] = $2 }
+		END { printf "%d", v[s] * 1000 / b }' /tmp/align)
+	[ "$r" -ge "$2" ] && [ "$r" -le "$3" ]
+}
+
 # The alignment (stride) experiment with fio on the raw device: 4 KiB
 # random reads at multiples of a stride, QD 64, for 2 s each. Same knees
 # as nvmev-sim: full speed up to the granularity, then 1/2, 1/4, 1/8,
@@ -105,6 +116,7 @@ test_latency() {
 # ever takes IOPS away (one sweep on a shared CI machine once put the
 # 288K stride at 0.78 of full), so the sweep runs twice and each stride
 # keeps its better round: a model that lost a knee still fails both.
+# desc: read throughput per stride has the model's knees
 # tiers: stock
 test_alignment() {
 	check "insmod" load_nvmev capacity_mib=128 || return 1
@@ -160,6 +172,7 @@ worker_sched() {
 # have to take 25-50 ms per run to fail it, a spinning or constantly waking
 # worker (sleep_max_us=1 idle_sleep_us=0: every 10 us) is at or near a
 # whole CPU.
+# desc: an idle device's worker wakes only as often as the sleep policy says
 # tiers: stock
 test_idle_cpu() {
 	check "insmod" load_nvmev || return 1

@@ -4,9 +4,16 @@
 # uio_pci_generic, its queues and data live in hugepages, and no interrupt
 # is used. One test per torture case of `nvmev-uhost case`; several check
 # behaviour the device does not have yet and fail until it does.
-UHOST_BDF=7e00:00:00.0
-UHOST_SYS=/sys/bus/pci/devices/$UHOST_BDF
 UHOST_HUGEPAGES=32
+
+# pages_match_units: a page-backed store holds a page for every unit the
+# model has mapped (the per-die valid_units of stats) and none more
+pages_match_units() {
+	[ "$(value data_paged "$DBG/stats")" = 1 ] || return 0
+	pages=$(value data_pages "$DBG/stats")
+	units=$(awk '/^[0-9]/ { s += $14 } END { print s + 0 }' "$DBG/stats")
+	[ "$pages" = "$units" ] || { echo "$pages pages held for $units mapped units"; return 1; }
+}
 
 uhost_hugepages() {
 	echo "$1" >/proc/sys/vm/nr_hugepages
@@ -52,12 +59,13 @@ uhost_expect_fail() {
 
 # give the device back to the nvme driver
 uhost_rebind_nvme() {
-	echo nvme >"$UHOST_SYS/driver_override" &&
-		echo "$UHOST_BDF" >/sys/bus/pci/drivers/uio_pci_generic/unbind &&
-		echo "$UHOST_BDF" >/sys/bus/pci/drivers_probe &&
+	echo nvme >"$NVMEV_PCI/driver_override" &&
+		echo "$NVMEV_BDF" >/sys/bus/pci/drivers/uio_pci_generic/unbind &&
+		echo "$NVMEV_BDF" >/sys/bus/pci/drivers_probe &&
 		wait_nvme0n1
 }
 
+# desc: nvmev-uhost takes the device, identifies it, reads, gives it back
 # tiers: stock
 test_uhost_bringup() {
 	check "insmod" load_nvmev || return 1
@@ -85,6 +93,7 @@ test_uhost_bringup() {
 
 # crc-verified random I/O of 4-64 KiB on 3 queues, 2x the capacity
 # written (half of 4x moved), then everything read back; GC must have run
+# desc: nvmev-uhost's crc-verified random I/O over twice the capacity, GC ran
 # tiers: stock
 test_uhost_verify() {
 	uhost_load capacity_mib=64 op_percent=7 || return 1
@@ -100,6 +109,7 @@ test_uhost_verify() {
 	check "rmmod with uio bound" unload_nvmev
 }
 
+# desc: Create I/O CQ refuses bad interrupt vectors; a polled CQ verifies
 # tiers: stock debug
 test_uhost_vector() {
 	uhost_load || return 1
@@ -122,10 +132,11 @@ uhost_bios_range() {
 # own BAR0, the memory after it (a memmap= reservation's data, or the
 # memory block the module took) and a firmware range below the end of RAM.
 # Each on a fresh device.
+# desc: PRPs and queue bases aimed at memory that is not host RAM
 # tiers: stock debug
 test_uhost_bad_prp() {
 	uhost_load || return 1
-	bar=$(head -1 "$UHOST_SYS/resource" | cut -d' ' -f1)
+	bar=$(head -1 "$NVMEV_PCI/resource" | cut -d' ' -f1)
 	bios=$(uhost_bios_range)
 	echo "bad_prp: BAR0 $bar, firmware range at 0x$bios"
 	check "firmware range found" [ -n "$bios" ] || return 1
@@ -143,42 +154,49 @@ test_uhost_bad_prp() {
 }
 
 # slow modelled time: a 4 KiB read takes tens of ms
+# desc: deleting a submission queue with commands in flight
 # tiers: stock debug
 test_uhost_delete_sq_inflight() {
 	uhost_load time_scale=1000 || return 1
 	uhost_case delete-sq-inflight
 }
 
+# desc: a full completion queue holds completions back until there is room
 # tiers: stock debug
 test_uhost_cq_full() {
 	uhost_load || return 1
 	uhost_case cq-full
 }
 
+# desc: a full completion queue shared by several submission queues
 # tiers: stock debug
 test_uhost_cq_full_shared() {
 	uhost_load || return 1
 	uhost_case cq-full-shared
 }
 
+# desc: rounds of CC.EN off and on, each reset done right
 # tiers: stock debug
 test_uhost_cc_toggle() {
 	uhost_load || return 1
 	uhost_case cc-toggle
 }
 
+# desc: CC values the controller cannot take (queue entry sizes, AMS) refused
 # tiers: stock debug
 test_uhost_cc_bad() {
 	uhost_load || return 1
 	uhost_case cc-bad
 }
 
+# desc: Number of Queues: set before any I/O queue, refused after
 # tiers: stock debug
 test_uhost_numq_after_create() {
 	uhost_load || return 1
 	uhost_case numq-after-create
 }
 
+# desc: Bus Master Enable off under a user-level driver
 # tiers: stock debug
 test_uhost_bme() {
 	uhost_load || return 1
@@ -186,15 +204,17 @@ test_uhost_bme() {
 }
 
 # the kernel's reset of the function while uio owns it, between two runs
+# desc: a Function Level Reset while uio owns the device
 # tiers: stock debug
 test_uhost_flr() {
 	uhost_load || return 1
-	echo "flr: reset_method: $(cat "$UHOST_SYS/reset_method" 2>/dev/null || echo none)"
+	echo "flr: reset_method: $(cat "$NVMEV_PCI/reset_method" 2>/dev/null || echo none)"
 	uhost_case flr --phase before || return 1
-	check "reset" sh -c "echo 1 >$UHOST_SYS/reset"
+	check "reset" sh -c "echo 1 >$NVMEV_PCI/reset"
 	uhost_case flr --phase after
 }
 
+# desc: a controller shutdown, then rmmod with uio bound
 # tiers: stock debug
 test_uhost_shutdown() {
 	uhost_load || return 1
@@ -203,6 +223,7 @@ test_uhost_shutdown() {
 }
 
 # also across a reload: what the nvme driver wrote before must be gone
+# desc: unwritten blocks read zeroes to a user-level driver, across a reload
 # tiers: stock
 test_uhost_zero_read() {
 	uhost_load || return 1
@@ -217,6 +238,7 @@ test_uhost_zero_read() {
 	uhost_case zero-read --lba $((2048 * 4096 / lbs))
 }
 
+# desc: Dataset Management of the most ranges, to the namespace's end
 # tiers: stock debug
 test_uhost_dsm_big() {
 	uhost_load capacity_mib=64 || return 1
@@ -230,8 +252,10 @@ test_uhost_dsm_big() {
 # reservation, so that the hugepages lie in ZONE_MOVABLE blocks, which
 # can otherwise go offline (elsewhere the kernel refuses for pages it
 # cannot move, before nvmev is asked, and the test shows nothing).
+# desc: a memory block under a live queue ring may not go offline
 # tiers: movable
 test_uhost_offline_ring() {
+	requires_movable || return
 	uhost_load || return 1
 	dmesg -c >/dev/null
 	uhost_case offline-ring

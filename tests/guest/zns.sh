@@ -1,26 +1,7 @@
 #!/bin/sh
-# Guest tests of zoned namespaces (busybox sh, sourced by tests.sh; uses
-# drives.sh's helpers): a configfs drive with a conventional namespace
-# and a zoned one, which Linux's zoned block stack takes as a host-managed
-# disk. The debug and patched kernels have no CONFIG_BLK_DEV_ZONED.
-
-# zns_drive [MAX_OPEN MAX_ACTIVE [CAP_MIB [ZONE_WIDTH]]]: drive "z" (4
-# dies), namespace 1 conventional (64 MiB), namespace 2 zoned (the other
-# 192 MiB: 24 zones of 8 MiB, 6 MiB writable, at most 2 open and 3 active
-# by default, 0: no limit; each zone over all 4 dies by default); sets ZC
-# (its controller) and Z1, Z2 (the disks)
-zns_drive() {
-	mount_configfs
-	drive_mk z capacity_mib=256 channels=2 dies_per_channel=2 || return 1
-	mkdir "$CFS/z/namespaces/1" "$CFS/z/namespaces/2" || return 1
-	echo 64 >"$CFS/z/namespaces/1/size_mib"
-	for kv in zoned=1 zone_mib=8 zone_cap_mib="${3:-6}" max_open="${1:-2}" max_active="${2:-3}" \
-		zone_width="${4:-0}"; do
-		echo "${kv#*=}" >"$CFS/z/namespaces/2/${kv%%=*}" || return 1
-	done
-	echo 1 >"$CFS/z/power" || return 1
-	Z1=$(drive_disk z 1) && Z2=$(drive_disk z 2) && ZC=$(drive_ctrl z)
-}
+# Guest tests of zoned namespaces (busybox sh, sourced by tests.sh): a
+# configfs drive (zns_drive) with a conventional namespace and a zoned
+# one, which Linux's zoned block stack takes as a host-managed disk.
 
 # zone_field ZONE FIELD: a field of `blkzone report`'s line for the zone
 # (8 MiB zones: 16384 sectors), e.g. wptr, zcond
@@ -54,8 +35,10 @@ zns_send() {
 # is not full; Zone Append returns the LBA it wrote; the open and active
 # limits refuse with their statuses; a reset zone reads zeroes. Each
 # refusal with the ZNS status the spec gives it.
+# desc: zone states, write pointer rules, Zone Append and open/active limits
 # tiers: stock
 test_zns_states() {
+	requires_zoned || return
 	check "insmod" load_nvmev || return 1
 	check "a drive with a zoned namespace" zns_drive || { drives_clean; return 1; }
 	q=/sys/block/${Z2#/dev/}/queue
@@ -117,8 +100,10 @@ test_zns_states() {
 # Linux's zoned stack on it: fio's zoned mode writes and crc-verifies
 # 8 zones (two open at a time, within each zone's capacity) while the
 # conventional namespace of the same drive is verified too.
+# desc: fio's zoned mode verifies 8 zones beside the conventional namespace
 # tiers: stock
 test_zns_fio() {
+	requires_zoned || return
 	check "insmod" load_nvmev || return 1
 	check "a drive with a zoned namespace" zns_drive || { drives_clean; return 1; }
 	echo mq-deadline >"/sys/block/${Z2#/dev/}/queue/scheduler" 2>/dev/null
@@ -138,8 +123,10 @@ test_zns_fio() {
 # LBAs 0-7): the write of LBAs 4-7 at the pointer goes in, LBAs 0-3 read
 # as zeroes, 4-7 as written, and the zone goes on from there. A reset of
 # the empty zone 6 leaves it writable and reading zeroes.
+# desc: deallocating the unit at a write pointer, then writing on from there
 # tiers: stock
 test_zns_dsm_wp() {
+	requires_zoned || return
 	check "insmod" load_nvmev || return 1
 	check "a drive with a zoned namespace" zns_drive 0 0 || { drives_clean; return 1; }
 	s=$((5 * 16384))
@@ -169,8 +156,10 @@ test_zns_dsm_wp() {
 # layout promises is there, no write fails with Capacity Exceeded. Then
 # a reset of every zone brings each back empty, reading zeroes, and they
 # fill again.
+# desc: every small zone fills to its capacity; a reset empties them all
 # tiers: stock
 test_zns_fill_all() {
+	requires_zoned || return
 	check "insmod" load_nvmev || return 1
 	mount_configfs
 	from=$(wc -l </tmp/kernel.log)
@@ -231,8 +220,10 @@ die_col() {
 # reaches NAND exactly once (WAF 1, no GC); a finish programs the one
 # unit a zone buffers, padded to its program unit; a reset erases the
 # zone's blocks and gives them back.
+# desc: a zone's data on its own dies and blocks, written once, erased on reset
 # tiers: stock
 test_zns_flash() {
+	requires_zoned || return
 	check "insmod" load_nvmev || return 1
 	check "a drive with 2-die zones" zns_drive 0 0 8 2 || { drives_clean; return 1; }
 	check "zone 0 on dies 0-1" [ "$(zone_row 0 5):$(zone_row 0 6)" = 0:2 ]
@@ -262,78 +253,14 @@ test_zns_flash() {
 	check "rmmod" unload_nvmev
 }
 
-# zns_fs_verify FS DEV: the file system FS, mounted from DEV at /mnt/FS:
-# crc-verified fio files, an 8 MiB file read back identical after a
-# remount; left unmounted, with the zones of $Z2 it holds in $fs_zones
-zns_fs_verify() {
-	mkdir -p "/mnt/$1"
-	check "mount" mount -t "$1" "$2" "/mnt/$1" || return 1
-	check "fio verify on $1" fio --name="$1" --directory="/mnt/$1" --size=24M --nrfiles=4 \
-		--rw=randwrite --bsrange=4k-64k --ioengine=psync --verify=crc32c --verify_fatal=1 \
-		--do_verify=1 --eta=never
-	dd if=/dev/urandom of=/tmp/fsfile bs=1M count=8 2>/dev/null
-	check "a file written" sh -c "cp /tmp/fsfile /mnt/$1/file && sync" || df "/mnt/$1"
-	check "umount" umount "/mnt/$1"
-	check "mount again" mount -t "$1" "$2" "/mnt/$1"
-	check "the file read back" cmp /tmp/fsfile "/mnt/$1/file"
-	check "umount again" umount "/mnt/$1"
-	fs_zones=$(blkzone report "$Z2" | grep -vc '1(em)')
-	echo "zns_$1: $fs_zones of 24 zones hold $1's data"
-}
-
-# f2fs on the zoned namespace, its metadata on the same drive's
-# conventional one (mkfs.f2fs -m -c ZONED CONVENTIONAL; no open limit:
-# f2fs keeps six logs open): crc-verified files, a file read back
-# identical after a remount, the zones holding f2fs's data, fsck clean.
-# Zone capacity is the zone size here: with less, the same files verify,
-# but Debian 12's fsck.f2fs (1.15) then finds a free segment count other
-# than the kernel's checkpoint says (an fsck/kernel disagreement over the
-# unusable segments past each zone's capacity).
-# tiers: stock
-test_zns_f2fs() {
-	check "insmod" load_nvmev || return 1
-	check "a drive with a zoned namespace" zns_drive 0 0 8 || { drives_clean; return 1; }
-	check "mkfs.f2fs" mkfs.f2fs -f -m -c "$Z2" "$Z1" || { drives_clean; return 1; }
-	zns_fs_verify f2fs "$Z1" || { drives_clean; return 1; }
-	check "the zones hold f2fs's data" [ "$fs_zones" -ge 2 ]
-	check "fsck.f2fs" fsck.f2fs -f --dry-run "$Z1" || grep FSCK /tmp/check.out
-	drives_clean
-	check "rmmod" unload_nvmev
-}
-
-# load_btrfs: btrfs and what it needs, which init.sh leaves out
-load_btrfs() {
-	while read -r lb_m; do
-		grep -q "^$lb_m " /proc/modules || insmod "/modules/$lb_m.ko" || return 1
-	done </modules/order-btrfs
-	grep -q '^btrfs ' /proc/modules
-}
-
-# btrfs on the zoned namespace alone: mkfs.btrfs takes the host-managed
-# disk as zoned (its superblock log in the first two zones, each block
-# group one zone, data written by Zone Append): crc-verified files, a file
-# read back identical after a remount, the zones holding btrfs's data,
-# btrfs check clean.
-# tiers: stock
-test_zns_btrfs() {
-	check "btrfs modules" load_btrfs || return 1
-	check "insmod" load_nvmev || return 1
-	check "a drive with a zoned namespace" zns_drive 0 0 8 || { drives_clean; return 1; }
-	check "mkfs.btrfs" mkfs.btrfs -f -d single -m single "$Z2" || { drives_clean; return 1; }
-	grep -i zoned /tmp/check.out | sed 's/^/zns_btrfs: mkfs: /'
-	zns_fs_verify btrfs "$Z2" || { drives_clean; return 1; }
-	check "the zones hold btrfs's data" [ "$fs_zones" -ge 3 ]
-	check "btrfs check" btrfs check "$Z2" || tail -5 /tmp/check.out
-	drives_clean
-	check "rmmod" unload_nvmev
-}
-
 # A zoned namespace's values that cannot be: each refused at power-on
 # with EINVAL and one line, nothing made, and the drive powers on once
 # they are mended; a zoned command on the conventional namespace is
 # Invalid Command Opcode.
+# desc: impossible zoned namespace values refused at power-on
 # tiers: stock
 test_zns_bad_input() {
+	requires_zoned || return
 	check "insmod" load_nvmev || return 1
 	mount_configfs
 	check "mkdir" drive_mk zb capacity_mib=128 || return 1
