@@ -142,6 +142,7 @@ struct ftl_param {
 extern const struct ftl_param ftl_params[];
 extern const size_t ftl_nr_params;
 u64 *ftl_param_ptr(struct ftl_config *cfg, const struct ftl_param *p);
+u64 ftl_param_get(const struct ftl_config *cfg, const struct ftl_param *p);
 
 /* Fill @cfg with the defaults of the table. */
 void ftl_config_defaults(struct ftl_config *cfg);
@@ -161,5 +162,18 @@ u64 ftl_xfer_ns(const struct ftl_geometry *geo, u64 bytes, u64 mbps);
 
 /* Recompute the scaled delays of @geo from @cfg (after a time_scale change). */
 void ftl_config_scale(const struct ftl_config *cfg, struct ftl_geometry *geo);
+
+/* Exported capacity in bytes of a drive of geometry @geo. */
+static inline u64 ftl_geometry_capacity_bytes(const struct ftl_geometry *geo)
+{
+	return geo->logical_units << FTL_MAP_SHIFT;
+}
+
+/*
+ * Print @fmt into @err (if there is one) and return @ret: how every file
+ * of the model reports what is wrong.
+ */
+ftl_printf(4, 5) int ftl_err(int ret, char *err, size_t errlen,
+			     const char *fmt, ...);
 
 #endif /* FTL_CONFIG_H */

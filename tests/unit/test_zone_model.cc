@@ -11,7 +11,7 @@
 #include "helpers.h"
 
 extern "C" {
-#include "ftl_internal.h"
+#include "ftl_state.h"
 }
 
 namespace nvmev::test {
