@@ -72,9 +72,9 @@ void ftl_unmap(struct ftl *ftl, u64 first, u64 n);
 void ftl_idle(struct ftl *ftl, u64 now_ns);
 
 /*
- * Change time_scale (1..10000) of a running model. Meant for an idle
- * drive: bandwidth reservations in flight are forgotten. Returns 0 or
- * -EINVAL.
+ * Change time_scale of a running model. Meant for an idle drive:
+ * bandwidth reservations in flight are forgotten. Returns 0, or -EINVAL
+ * outside the range of its row in FTL_CONFIG_PARAMS().
  */
 int ftl_set_time_scale(struct ftl *ftl, u64 scale);
 

@@ -57,7 +57,7 @@ void ftl_config_defaults(struct ftl_config *cfg)
 		*ftl_param_ptr(cfg, &ftl_params[i]) = ftl_params[i].def;
 }
 
-static int ftl_check_ranges(const struct ftl_config *cfg, char *err,
+int ftl_config_check_ranges(const struct ftl_config *cfg, char *err,
 			    size_t errlen)
 {
 	size_t i;
@@ -153,7 +153,7 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	int ret;
 
 	ftl_memset(g, 0, sizeof(*g));
-	ret = ftl_check_ranges(cfg, err, errlen);
+	ret = ftl_config_check_ranges(cfg, err, errlen);
 	if (ret)
 		return ret;
 

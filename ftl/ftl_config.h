@@ -148,6 +148,14 @@ u64 ftl_param_get(const struct ftl_config *cfg, const struct ftl_param *p);
 void ftl_config_defaults(struct ftl_config *cfg);
 
 /*
+ * Every value of @cfg within the range of its row. Returns 0, or -EINVAL
+ * with a message naming the first one that is not in @err. The only range
+ * check of the table: ftl_config_derive() and ftl_set_time_scale() ask it.
+ */
+int ftl_config_check_ranges(const struct ftl_config *cfg, char *err,
+			    size_t errlen);
+
+/*
  * Check @cfg and derive @geo from it. Returns 0, or -EINVAL with a
  * message naming the offending parameter(s) in @err.
  */

@@ -369,9 +369,12 @@ static int ftl_flush(struct ftl *ftl, u64 now, u64 *done)
 
 int ftl_set_time_scale(struct ftl *ftl, u64 scale)
 {
-	if (scale < 1 || scale > 10000)
+	struct ftl_config cfg = ftl->cfg;
+
+	cfg.time_scale = scale;
+	if (ftl_config_check_ranges(&cfg, NULL, 0))
 		return -EINVAL;
-	ftl->cfg.time_scale = scale;
+	ftl->cfg = cfg;
 	ftl_config_scale(&ftl->cfg, &ftl->geo);
 	ftl_timing_rescale(ftl);
 	return 0;
