@@ -36,6 +36,12 @@ int ftl_metadata_bytes(const struct ftl_config *cfg, u64 *bytes, char *err,
 
 const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl);
 
+/*
+ * The configuration the model runs with: the one given to ftl_create(),
+ * time_scale as ftl_set_time_scale() last set it.
+ */
+const struct ftl_config *ftl_get_config(const struct ftl *ftl);
+
 /* Exported capacity in bytes. */
 static inline u64 ftl_capacity_bytes(const struct ftl *ftl)
 {

@@ -123,6 +123,11 @@ const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl)
 	return &ftl->geo;
 }
 
+const struct ftl_config *ftl_get_config(const struct ftl *ftl)
+{
+	return &ftl->cfg;
+}
+
 int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
 {
 	const struct ftl_geometry *g = &ftl->geo;
