@@ -104,7 +104,7 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 		blocks = ftl_max64(blocks,
 				   ftl_div64(logical + g->dies * die_block_units - 1,
 					     g->dies * die_block_units) +
-				   cfg->gc_fg_free_blocks + 2);
+				   g->gc_headroom);
 		if (blocks > U32_MAX)
 			return ftl_err(-EINVAL, err, errlen,
 				       "capacity_mib needs more than 2^32 blocks per die: raise pages_per_block");
@@ -149,7 +149,7 @@ static u32 ftl_auto_wpts(const struct ftl_config *cfg, u32 dies, u64 pu_bytes)
 int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 		      char *err, size_t errlen)
 {
-	u64 pu_bytes, block_bytes, spare_per_die, need_spare, need_buf, gran;
+	u64 pu_bytes, block_bytes, spare_per_die, need_buf, gran;
 	int ret;
 
 	ftl_memset(g, 0, sizeof(*g));
@@ -191,6 +191,15 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	if (!g->host_wpts)
 		g->host_wpts = ftl_auto_wpts(cfg, g->dies, pu_bytes);
 	g->wpts = g->host_wpts > 1 ? g->host_wpts + 1 : 1;
+	/*
+	 * GC relocates inside a die, so every die needs its own headroom:
+	 * the foreground threshold, one open block (every write point takes
+	 * its program units from it) and one block that only GC may take (so
+	 * relocation always has a destination).
+	 */
+	g->gc_fg = (u32)cfg->gc_fg_free_blocks;
+	g->gc_bg = (u32)cfg->gc_bg_free_blocks;
+	g->gc_headroom = g->gc_fg + 2;
 	ret = ftl_derive_blocks(cfg, g, err, errlen);
 	if (ret)
 		return ret;
@@ -204,24 +213,15 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 			       "gc_fg_free_blocks=%llu must not exceed gc_bg_free_blocks=%llu",
 			       (unsigned long long)cfg->gc_fg_free_blocks,
 			       (unsigned long long)cfg->gc_bg_free_blocks);
-	g->gc_fg = (u32)cfg->gc_fg_free_blocks;
-	g->gc_bg = (u32)cfg->gc_bg_free_blocks;
 
-	/*
-	 * GC relocates inside a die, so every die needs its own headroom:
-	 * the foreground threshold, one open block (every write point takes
-	 * its program units from it) and one block that only GC may take (so
-	 * relocation always has a destination).
-	 */
 	spare_per_die = ftl_div64(g->phys_units - g->logical_units,
 				  g->dies * (u64)g->units_per_block);
-	need_spare = g->gc_fg + 2;
-	if (spare_per_die < need_spare)
+	if (spare_per_die < g->gc_headroom)
 		return ftl_err(-EINVAL, err, errlen,
 			       "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
 			       (unsigned long long)cfg->op_percent,
 			       (unsigned long long)spare_per_die,
-			       (unsigned long long)need_spare);
+			       (unsigned long long)g->gc_headroom);
 	if (g->gc_bg >= g->blocks_per_die)
 		return ftl_err(-EINVAL, err, errlen,
 			       "gc_bg_free_blocks=%llu must be below the %u blocks of a die",

@@ -107,6 +107,7 @@ struct ftl_geometry {
 	u32 wb_units;		/* write buffer size in units */
 	u32 gc_bg;		/* free-block thresholds, per die */
 	u32 gc_fg;
+	u32 gc_headroom;	/* blocks per die that data may not fill */
 	u32 host_wpts;		/* write points per die for host data */
 	u32 wpts;		/* all of them, GC's included */
 	u64 units_per_die;

@@ -76,12 +76,12 @@ static u32 ftl_zone_die(const struct ftl *ftl, const struct ftl_zoned *zr,
 	return (u32)ftl_mod64((u64)zone * zr->width + w, ftl->geo.dies);
 }
 
-/* Units of a die's data beside GC's headroom (ftl_config_derive()). */
+/* Units of a die's data beside GC's headroom (geo.gc_headroom). */
 static u64 ftl_die_data_units(const struct ftl *ftl)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 
-	return (u64)(g->blocks_per_die - g->gc_fg - 2) * g->units_per_block;
+	return (u64)(g->blocks_per_die - g->gc_headroom) * g->units_per_block;
 }
 
 u64 ftl_conv_room(const struct ftl *ftl, u32 die)
