@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The SSD model: page-mapped FTL, garbage collection and a timing model of
- * dies, channels, host link and write buffer.
+ * dies, channels, host link and write buffer. This is its whole interface;
+ * ftl_core.c (commands, lifecycle) and ftl_stats.c (statistics, checker)
+ * define it, over the layers of ftl/ that docs/model.md lists.
  *
  * The model keeps no clock. Every call takes the caller's notion of "now"
  * in nanoseconds (ktime in the kernel, virtual time in the simulator) and
@@ -12,89 +14,9 @@
 #define FTL_H
 
 #include "ftl_config.h"
+#include "ftl_types.h"
 
 struct ftl;
-
-enum ftl_op {
-	FTL_OP_READ,
-	FTL_OP_WRITE,
-	FTL_OP_TRIM,		/* deallocate; also used for write zeroes */
-	FTL_OP_FLUSH,
-	FTL_OP_NR,
-};
-
-/* Results of ftl_submit(); the transport maps them to its own statuses. */
-enum ftl_status {
-	FTL_OK = 0,
-	FTL_ERR_RANGE,		/* offset/length beyond the exported capacity */
-	FTL_ERR_NO_SPACE,	/* no die could take the data, even after GC */
-	FTL_ERR_INVALID,	/* unknown op, zero length or unaligned */
-};
-
-/* Placement hints (hint-proto/SPEC.md); the transport decodes the wire. */
-enum ftl_hint_kind {
-	FTL_HINT_NONE,
-	FTL_HINT_APPEND,	/* prev_off: byte offset of the preceding block */
-	FTL_HINT_OVERWRITE,
-	FTL_HINT_INVALID,	/* malformed on the wire (both kinds): ignored */
-};
-
-struct ftl_cmd {
-	u8 op;			/* enum ftl_op */
-	u8 hint;		/* enum ftl_hint_kind, writes only */
-	u64 off;		/* byte offset; any alignment, mapped per 4 KiB */
-	u64 len;		/* bytes; 0 only for FTL_OP_FLUSH */
-	u64 hint_prev_off;	/* byte offset, FTL_HINT_APPEND only */
-};
-
-struct ftl_die_stats {
-	u64 host_reads;		/* NAND read operations for host reads */
-	u64 host_read_units;	/* 4 KiB units read from NAND for the host */
-	u64 read_collisions;	/* host NAND reads that waited for a busy die */
-	u64 read_wait_ns;	/* total time those reads waited */
-	u64 read_merges;	/* host reads served by another's NAND read */
-	u64 buffer_hits;	/* units served from the write buffer */
-	u64 host_write_units;	/* 4 KiB units placed on this die by the host */
-	u64 programs;		/* program-unit programs, host and GC */
-	u64 gc_reads;		/* NAND reads done by GC */
-	u64 gc_copies;		/* 4 KiB units relocated by GC */
-	u64 erases;
-	u64 busy_ns;		/* time the die was occupied */
-	u64 free_blocks;	/* gauge, not reset */
-	u64 valid_units;	/* gauge, not reset */
-	u64 erases_total;	/* gauge: erases since creation (wear) */
-};
-
-struct ftl_stats {
-	u64 cmds[FTL_OP_NR];
-	u64 errors;		/* commands that returned a status other than OK */
-	u64 host_read_units;
-	u64 host_write_units;
-	u64 nand_write_units;	/* host + GC + padding, in 4 KiB units */
-	u64 trimmed_units;
-	u64 unmapped_read_units; /* reads of never-written/trimmed units */
-	u64 gc_cycles;
-	u64 gc_fg_cycles;
-	u64 placement_fallbacks; /* writes moved off a die that had no room */
-	u64 wb_stalls;		/* writes that waited for buffer space */
-	u64 wb_stall_ns;
-	u64 pad_units;		/* padding programmed by write points */
-	u64 wpt_evictions;	/* stream points taken from another stream */
-	u64 wpt_idle_flushes;	/* stream points programmed when idle */
-
-	/* placement hints: commands received, honoured, ignored (why) */
-	u64 hint_append;
-	u64 hint_overwrite;
-	u64 hint_honoured;
-	u64 hint_ignored_off;		/* hints=0 */
-	u64 hint_ignored_invalid;	/* both kinds at once */
-	u64 hint_ignored_opcode;	/* on a read, trim or flush */
-	u64 hint_ignored_range;		/* previous block beyond capacity */
-	u64 hint_ignored_unmapped;	/* previous block never written */
-	u64 hint_ignored_wear;		/* target die too worn (hint_wear_gap) */
-	u64 hint_new_units;		/* overwrite units with no old copy */
-	u64 hint_fallback_units;	/* hinted units moved off a full die */
-};
 
 /*
  * Create a model in *@out. Returns 0, -EINVAL for a bad configuration or
@@ -114,8 +36,17 @@ int ftl_metadata_bytes(const struct ftl_config *cfg, u64 *bytes, char *err,
 
 const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl);
 
+/*
+ * The configuration the model runs with: the one given to ftl_create(),
+ * time_scale as ftl_set_time_scale() last set it.
+ */
+const struct ftl_config *ftl_get_config(const struct ftl *ftl);
+
 /* Exported capacity in bytes. */
-u64 ftl_capacity_bytes(const struct ftl *ftl);
+static inline u64 ftl_capacity_bytes(const struct ftl *ftl)
+{
+	return ftl_geometry_capacity_bytes(ftl_get_geometry(ftl));
+}
 
 /*
  * Apply @cmd at @now_ns: update the mapping, reserve dies, channels, host
@@ -147,9 +78,9 @@ void ftl_unmap(struct ftl *ftl, u64 first, u64 n);
 void ftl_idle(struct ftl *ftl, u64 now_ns);
 
 /*
- * Change time_scale (1..10000) of a running model. Meant for an idle
- * drive: bandwidth reservations in flight are forgotten. Returns 0 or
- * -EINVAL.
+ * Change time_scale of a running model. Meant for an idle drive:
+ * bandwidth reservations in flight are forgotten. Returns 0, or -EINVAL
+ * outside the range of its row in FTL_CONFIG_PARAMS().
  */
 int ftl_set_time_scale(struct ftl *ftl, u64 scale);
 
@@ -166,14 +97,6 @@ u64 ftl_waf_milli(const struct ftl *ftl);
  * how many units its current granule already holds (0: a new granule).
  */
 void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units);
-
-/* Inspection for tests and placement queries */
-struct ftl_location {
-	u32 die;
-	u32 block;		/* block index within the die */
-	u32 offset;		/* 4 KiB unit within the block */
-	u8 buffered;		/* still in an unprogrammed program unit */
-};
 
 /* Location of the 4 KiB unit holding byte @off; -ENOENT if unmapped. */
 int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc);
@@ -208,18 +131,6 @@ int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
 int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done);
 /* Finish it: incomplete program units are programmed, padded. */
 int ftl_zone_finish(struct ftl *ftl, u64 off, u64 now, u64 *done);
-
-struct ftl_zone_stats {
-	u64 host_write_units;
-	u64 nand_write_units;	/* program units programmed x their units */
-	u64 pad_units;		/* of those, padding (finish, holes) */
-	u64 resets;
-	u64 finishes;
-	u64 erases;
-	u64 blocks;		/* gauge: erase blocks the zone holds */
-	u32 first_die;		/* the zone's dies: first_die.. (mod dies) */
-	u32 width;
-};
 
 /* Statistics of the zone starting at byte @off; FTL_ERR_* if none. */
 int ftl_zone_stats_get(const struct ftl *ftl, u64 off,

@@ -9,11 +9,16 @@
 
 #define FTL_MAX_PHYS_UNITS	((u64)U32_MAX - 1)	/* u32 physical addresses */
 
-static int ftl_err(char *err, size_t errlen, const char *msg)
+int ftl_err(int ret, char *err, size_t errlen, const char *fmt, ...)
 {
-	if (err && errlen)
-		ftl_snprintf(err, errlen, "%s", msg);
-	return -EINVAL;
+	va_list ap;
+
+	if (!err || !errlen)
+		return ret;
+	va_start(ap, fmt);
+	ftl_vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* a * b into *r unless it exceeds @limit */
@@ -39,6 +44,11 @@ u64 *ftl_param_ptr(struct ftl_config *cfg, const struct ftl_param *p)
 	return (u64 *)((char *)cfg + p->offset);
 }
 
+u64 ftl_param_get(const struct ftl_config *cfg, const struct ftl_param *p)
+{
+	return *(const u64 *)((const char *)cfg + p->offset);
+}
+
 void ftl_config_defaults(struct ftl_config *cfg)
 {
 	size_t i;
@@ -47,24 +57,22 @@ void ftl_config_defaults(struct ftl_config *cfg)
 		*ftl_param_ptr(cfg, &ftl_params[i]) = ftl_params[i].def;
 }
 
-static int ftl_check_ranges(const struct ftl_config *cfg, char *err,
+int ftl_config_check_ranges(const struct ftl_config *cfg, char *err,
 			    size_t errlen)
 {
 	size_t i;
 
 	for (i = 0; i < ftl_nr_params; i++) {
 		const struct ftl_param *p = &ftl_params[i];
-		u64 v = *ftl_param_ptr((struct ftl_config *)cfg, p);
+		u64 v = ftl_param_get(cfg, p);
 
 		if (v >= p->min && v <= p->max)
 			continue;
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "%s=%llu is out of range [%llu, %llu]",
-				     p->name, (unsigned long long)v,
-				     (unsigned long long)p->min,
-				     (unsigned long long)p->max);
-		return -EINVAL;
+		return ftl_err(-EINVAL, err, errlen,
+			       "%s=%llu is out of range [%llu, %llu]",
+			       p->name, (unsigned long long)v,
+			       (unsigned long long)p->min,
+			       (unsigned long long)p->max);
 	}
 	return 0;
 }
@@ -76,10 +84,10 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 	u64 logical, phys, blocks;
 
 	if (cfg->blocks_per_plane && cfg->capacity_mib)
-		return ftl_err(err, errlen,
+		return ftl_err(-EINVAL, err, errlen,
 			       "blocks_per_plane and capacity_mib are mutually exclusive: set one of them to 0");
 	if (!cfg->blocks_per_plane && !cfg->capacity_mib)
-		return ftl_err(err, errlen,
+		return ftl_err(-EINVAL, err, errlen,
 			       "one of blocks_per_plane or capacity_mib must be non-zero");
 
 	if (cfg->capacity_mib) {
@@ -96,9 +104,9 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 		blocks = ftl_max64(blocks,
 				   ftl_div64(logical + g->dies * die_block_units - 1,
 					     g->dies * die_block_units) +
-				   cfg->gc_fg_free_blocks + 2);
+				   g->gc_headroom);
 		if (blocks > U32_MAX)
-			return ftl_err(err, errlen,
+			return ftl_err(-EINVAL, err, errlen,
 				       "capacity_mib needs more than 2^32 blocks per die: raise pages_per_block");
 		g->blocks_per_die = (u32)blocks;
 	} else {
@@ -108,13 +116,10 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
 	if (!ftl_mul_within(die_block_units, g->blocks_per_die,
 			    FTL_MAX_PHYS_UNITS, &g->units_per_die) ||
 	    !ftl_mul_within(g->units_per_die, g->dies, FTL_MAX_PHYS_UNITS,
-			    &g->phys_units)) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "geometry holds more than %llu 4 KiB pages: reduce channels, dies_per_channel, blocks_per_plane or capacity_mib",
-				     (unsigned long long)FTL_MAX_PHYS_UNITS);
-		return -EINVAL;
-	}
+			    &g->phys_units))
+		return ftl_err(-EINVAL, err, errlen,
+			       "geometry holds more than %llu 4 KiB pages: reduce channels, dies_per_channel, blocks_per_plane or capacity_mib",
+			       (unsigned long long)FTL_MAX_PHYS_UNITS);
 
 	if (cfg->capacity_mib)
 		g->logical_units = cfg->capacity_mib << (20 - FTL_MAP_SHIFT);
@@ -129,7 +134,7 @@ static int ftl_derive_blocks(const struct ftl_config *cfg,
  * buffer holds as partial program units, a quarter staying free for
  * bursts, at most 48. 48 on the default drive (8 dies, 32 KiB units, 16
  * MiB): the fileserver-small experiment's 256 files growing at once keep
- * about 32 partial units per die, and fewer points evict (docs/subpage.md).
+ * about 32 partial units per die, and fewer points evict (experiments/subpage/README.md).
  */
 #define FTL_AUTO_WPTS_MAX 48
 
@@ -144,21 +149,18 @@ static u32 ftl_auto_wpts(const struct ftl_config *cfg, u32 dies, u64 pu_bytes)
 int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 		      char *err, size_t errlen)
 {
-	u64 pu_bytes, block_bytes, spare_per_die, need_spare, need_buf, gran;
+	u64 pu_bytes, block_bytes, spare_per_die, need_buf, gran;
 	int ret;
 
 	ftl_memset(g, 0, sizeof(*g));
-	ret = ftl_check_ranges(cfg, err, errlen);
+	ret = ftl_config_check_ranges(cfg, err, errlen);
 	if (ret)
 		return ret;
 
-	if (cfg->page_bytes % FTL_MAP_UNIT) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "page_bytes=%llu is not a multiple of 4096",
-				     (unsigned long long)cfg->page_bytes);
-		return -EINVAL;
-	}
+	if (cfg->page_bytes % FTL_MAP_UNIT)
+		return ftl_err(-EINVAL, err, errlen,
+			       "page_bytes=%llu is not a multiple of 4096",
+			       (unsigned long long)cfg->page_bytes);
 
 	g->channels = (u32)cfg->channels;
 	g->dies = (u32)(cfg->channels * cfg->dies_per_channel);
@@ -167,27 +169,21 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	pu_bytes = (u64)g->pu_units * FTL_MAP_UNIT;
 	if (!ftl_mul_within(g->pu_units, cfg->pages_per_block,
 			    FTL_MAX_PHYS_UNITS, &block_bytes))
-		return ftl_err(err, errlen,
+		return ftl_err(-EINVAL, err, errlen,
 			       "page_bytes x planes_per_die x pages_per_block exceeds 2^32 pages: reduce pages_per_block");
 	g->units_per_block = (u32)block_bytes;
 	block_bytes *= FTL_MAP_UNIT;
 
 	gran = cfg->granularity_bytes ? cfg->granularity_bytes : pu_bytes;
-	if (gran % FTL_MAP_UNIT) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "granularity_bytes=%llu is not a multiple of 4096",
-				     (unsigned long long)gran);
-		return -EINVAL;
-	}
-	if (gran > block_bytes) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "granularity_bytes=%llu is larger than an erase block (%llu bytes = page_bytes x planes_per_die x pages_per_block)",
-				     (unsigned long long)gran,
-				     (unsigned long long)block_bytes);
-		return -EINVAL;
-	}
+	if (gran % FTL_MAP_UNIT)
+		return ftl_err(-EINVAL, err, errlen,
+			       "granularity_bytes=%llu is not a multiple of 4096",
+			       (unsigned long long)gran);
+	if (gran > block_bytes)
+		return ftl_err(-EINVAL, err, errlen,
+			       "granularity_bytes=%llu is larger than an erase block (%llu bytes = page_bytes x planes_per_die x pages_per_block)",
+			       (unsigned long long)gran,
+			       (unsigned long long)block_bytes);
 	g->gran_units = (u32)(gran / FTL_MAP_UNIT);
 	g->stripe_bytes = gran * g->dies;
 
@@ -195,52 +191,42 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	if (!g->host_wpts)
 		g->host_wpts = ftl_auto_wpts(cfg, g->dies, pu_bytes);
 	g->wpts = g->host_wpts > 1 ? g->host_wpts + 1 : 1;
-	ret = ftl_derive_blocks(cfg, g, err, errlen);
-	if (ret)
-		return ret;
-
-	if (g->logical_units < g->dies) {
-		return ftl_err(err, errlen,
-			       "capacity is smaller than one 4 KiB page per die");
-	}
-
-	if (cfg->gc_fg_free_blocks > cfg->gc_bg_free_blocks) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "gc_fg_free_blocks=%llu must not exceed gc_bg_free_blocks=%llu",
-				     (unsigned long long)cfg->gc_fg_free_blocks,
-				     (unsigned long long)cfg->gc_bg_free_blocks);
-		return -EINVAL;
-	}
-	g->gc_fg = (u32)cfg->gc_fg_free_blocks;
-	g->gc_bg = (u32)cfg->gc_bg_free_blocks;
-
 	/*
 	 * GC relocates inside a die, so every die needs its own headroom:
 	 * the foreground threshold, one open block (every write point takes
 	 * its program units from it) and one block that only GC may take (so
 	 * relocation always has a destination).
 	 */
+	g->gc_fg = (u32)cfg->gc_fg_free_blocks;
+	g->gc_bg = (u32)cfg->gc_bg_free_blocks;
+	g->gc_headroom = g->gc_fg + 2;
+	ret = ftl_derive_blocks(cfg, g, err, errlen);
+	if (ret)
+		return ret;
+
+	if (g->logical_units < g->dies)
+		return ftl_err(-EINVAL, err, errlen,
+			       "capacity is smaller than one 4 KiB page per die");
+
+	if (cfg->gc_fg_free_blocks > cfg->gc_bg_free_blocks)
+		return ftl_err(-EINVAL, err, errlen,
+			       "gc_fg_free_blocks=%llu must not exceed gc_bg_free_blocks=%llu",
+			       (unsigned long long)cfg->gc_fg_free_blocks,
+			       (unsigned long long)cfg->gc_bg_free_blocks);
+
 	spare_per_die = ftl_div64(g->phys_units - g->logical_units,
 				  g->dies * (u64)g->units_per_block);
-	need_spare = g->gc_fg + 2;
-	if (spare_per_die < need_spare) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
-				     (unsigned long long)cfg->op_percent,
-				     (unsigned long long)spare_per_die,
-				     (unsigned long long)need_spare);
-		return -EINVAL;
-	}
-	if (g->gc_bg >= g->blocks_per_die) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "gc_bg_free_blocks=%llu must be below the %u blocks of a die",
-				     (unsigned long long)cfg->gc_bg_free_blocks,
-				     g->blocks_per_die);
-		return -EINVAL;
-	}
+	if (spare_per_die < g->gc_headroom)
+		return ftl_err(-EINVAL, err, errlen,
+			       "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
+			       (unsigned long long)cfg->op_percent,
+			       (unsigned long long)spare_per_die,
+			       (unsigned long long)g->gc_headroom);
+	if (g->gc_bg >= g->blocks_per_die)
+		return ftl_err(-EINVAL, err, errlen,
+			       "gc_bg_free_blocks=%llu must be below the %u blocks of a die",
+			       (unsigned long long)cfg->gc_bg_free_blocks,
+			       g->blocks_per_die);
 
 	/*
 	 * Partly filled program units sit in the write buffer, up to one per
@@ -248,14 +234,11 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	 * a write could wait for space that is never released.
 	 */
 	need_buf = ((u64)g->dies * g->host_wpts + 1) * pu_bytes;
-	if ((cfg->write_buffer_kib << 10) < need_buf) {
-		if (err && errlen)
-			ftl_snprintf(err, errlen,
-				     "write_buffer_kib=%llu is too small: it must hold (dies x write_points_per_die + 1) program units = %llu KiB",
-				     (unsigned long long)cfg->write_buffer_kib,
-				     (unsigned long long)(need_buf >> 10));
-		return -EINVAL;
-	}
+	if ((cfg->write_buffer_kib << 10) < need_buf)
+		return ftl_err(-EINVAL, err, errlen,
+			       "write_buffer_kib=%llu is too small: it must hold (dies x write_points_per_die + 1) program units = %llu KiB",
+			       (unsigned long long)cfg->write_buffer_kib,
+			       (unsigned long long)(need_buf >> 10));
 	g->wb_units = (u32)((cfg->write_buffer_kib << 10) / FTL_MAP_UNIT);
 
 	g->channel_mbps = cfg->channel_mbps;

@@ -107,6 +107,7 @@ struct ftl_geometry {
 	u32 wb_units;		/* write buffer size in units */
 	u32 gc_bg;		/* free-block thresholds, per die */
 	u32 gc_fg;
+	u32 gc_headroom;	/* blocks per die that data may not fill */
 	u32 host_wpts;		/* write points per die for host data */
 	u32 wpts;		/* all of them, GC's included */
 	u64 units_per_die;
@@ -142,9 +143,18 @@ struct ftl_param {
 extern const struct ftl_param ftl_params[];
 extern const size_t ftl_nr_params;
 u64 *ftl_param_ptr(struct ftl_config *cfg, const struct ftl_param *p);
+u64 ftl_param_get(const struct ftl_config *cfg, const struct ftl_param *p);
 
 /* Fill @cfg with the defaults of the table. */
 void ftl_config_defaults(struct ftl_config *cfg);
+
+/*
+ * Every value of @cfg within the range of its row. Returns 0, or -EINVAL
+ * with a message naming the first one that is not in @err. The only range
+ * check of the table: ftl_config_derive() and ftl_set_time_scale() ask it.
+ */
+int ftl_config_check_ranges(const struct ftl_config *cfg, char *err,
+			    size_t errlen);
 
 /*
  * Check @cfg and derive @geo from it. Returns 0, or -EINVAL with a
@@ -161,5 +171,18 @@ u64 ftl_xfer_ns(const struct ftl_geometry *geo, u64 bytes, u64 mbps);
 
 /* Recompute the scaled delays of @geo from @cfg (after a time_scale change). */
 void ftl_config_scale(const struct ftl_config *cfg, struct ftl_geometry *geo);
+
+/* Exported capacity in bytes of a drive of geometry @geo. */
+static inline u64 ftl_geometry_capacity_bytes(const struct ftl_geometry *geo)
+{
+	return geo->logical_units << FTL_MAP_SHIFT;
+}
+
+/*
+ * Print @fmt into @err (if there is one) and return @ret: how every file
+ * of the model reports what is wrong.
+ */
+ftl_printf(4, 5) int ftl_err(int ret, char *err, size_t errlen,
+			     const char *fmt, ...);
 
 #endif /* FTL_CONFIG_H */

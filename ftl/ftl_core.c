@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Command execution: read, write, trim and flush against the mapping and
- * the timing resources, plus creation and statistics.
+ * The model's entry point: creation, and read, write, trim, flush and the
+ * zone commands against the layers below (timing, mapping, placement,
+ * zones), which only this file puts together. ftl_stats.c, above it,
+ * reads what they keep.
  */
-#include "ftl_internal.h"
+#include "ftl.h"
+#include "ftl_map.h"
+#include "ftl_placement.h"
+#include "ftl_timing.h"
+#include "ftl_zone.h"
 
 /*
  * Longest read or write the model accepts in one command (keeps the
@@ -117,9 +123,56 @@ const struct ftl_geometry *ftl_get_geometry(const struct ftl *ftl)
 	return &ftl->geo;
 }
 
-u64 ftl_capacity_bytes(const struct ftl *ftl)
+const struct ftl_config *ftl_get_config(const struct ftl *ftl)
 {
-	return ftl->geo.logical_units << FTL_MAP_SHIFT;
+	return &ftl->cfg;
+}
+
+int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	u64 lpn = off >> FTL_MAP_SHIFT;
+	u32 ppa, in_die;
+
+	if (lpn >= g->logical_units)
+		return -ERANGE;
+	ppa = ftl->l2p[lpn];
+	if (ppa == FTL_NONE)
+		return -ENOENT;
+	loc->die = ftl_die_of(ftl, ppa);
+	in_die = ppa - loc->die * (u32)g->units_per_die;
+	loc->block = in_die / g->units_per_block;
+	loc->offset = in_die % g->units_per_block;
+	loc->buffered = ftl_unit_buffered(ftl, ppa);
+	return 0;
+}
+
+u64 ftl_mapped_run(const struct ftl *ftl, u64 first, u64 n, bool *mapped)
+{
+	u64 units = ftl->geo.logical_units, i;
+
+	*mapped = false;
+	if (first >= units || !n)
+		return 0;
+	n = ftl_min64(n, units - first);
+	*mapped = ftl->l2p[first] != FTL_NONE;
+	for (i = 1; i < n; i++) {
+		bool m = ftl->l2p[first + i] != FTL_NONE;
+
+		if (m != *mapped)
+			break;
+	}
+	return i;
+}
+
+/*
+ * Idle time: stream write points due their idle flush are programmed,
+ * then background GC runs on the dies that need it (ftl_gc_background()).
+ */
+void ftl_idle(struct ftl *ftl, u64 now)
+{
+	ftl_place_idle(ftl, now);
+	ftl_gc_background(ftl, now);
 }
 
 /*
@@ -285,7 +338,7 @@ void ftl_unmap(struct ftl *ftl, u64 first, u64 n)
 	n = ftl_min64(n, ftl->geo.logical_units - first);
 	for (i = first; i < first + n; i++) {
 		if (ftl->l2p[i] != FTL_NONE) {
-			ftl_invalidate(ftl, (u32)i);
+			ftl_zoned_invalidate(ftl, (u32)i);
 			ftl->st.trimmed_units++;
 		}
 	}
@@ -321,9 +374,12 @@ static int ftl_flush(struct ftl *ftl, u64 now, u64 *done)
 
 int ftl_set_time_scale(struct ftl *ftl, u64 scale)
 {
-	if (scale < 1 || scale > 10000)
+	struct ftl_config cfg = ftl->cfg;
+
+	cfg.time_scale = scale;
+	if (ftl_config_check_ranges(&cfg, NULL, 0))
 		return -EINVAL;
-	ftl->cfg.time_scale = scale;
+	ftl->cfg = cfg;
 	ftl_config_scale(&ftl->cfg, &ftl->geo);
 	ftl_timing_rescale(ftl);
 	return 0;
@@ -332,7 +388,7 @@ int ftl_set_time_scale(struct ftl *ftl, u64 scale)
 static int ftl_submit_cmd(struct ftl *ftl, const struct ftl_cmd *cmd,
 			  bool unmap, u64 now, u64 *done)
 {
-	u64 cap = ftl_capacity_bytes(ftl);
+	u64 cap = ftl_geometry_capacity_bytes(&ftl->geo);
 	u64 first, n;
 	int ret;
 
@@ -396,4 +452,21 @@ int ftl_trim_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 now,
 		return FTL_ERR_INVALID;
 	}
 	return ftl_submit_cmd(ftl, cmd, false, now, done);
+}
+
+int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
+		  u32 nr_zones, u32 width, char *err, size_t errlen)
+{
+	return ftl_zoned_region_add(ftl, off, zone_bytes, cap_bytes, nr_zones,
+				    width, err, errlen);
+}
+
+int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done)
+{
+	return ftl_zone_reset_at(ftl, off, now, done);
+}
+
+int ftl_zone_finish(struct ftl *ftl, u64 off, u64 now, u64 *done)
+{
+	return ftl_zone_finish_at(ftl, off, now, done);
 }

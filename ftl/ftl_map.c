@@ -8,7 +8,8 @@
  * the shared one's with one write point per die), so the die a placement
  * policy chose survives garbage collection.
  */
-#include "ftl_internal.h"
+#include "ftl_map.h"
+#include "ftl_timing.h"
 
 void ftl_free_push(struct ftl *ftl, u32 die, u32 blk)
 {
@@ -75,22 +76,20 @@ void ftl_map_init(struct ftl *ftl)
 	}
 }
 
-/* Remove the mapping of logical unit @lpn, if any. */
-void ftl_invalidate(struct ftl *ftl, u32 lpn)
+u32 ftl_invalidate(struct ftl *ftl, u32 lpn)
 {
 	u32 ppa = ftl->l2p[lpn];
 	u32 die, bi;
 
 	if (ppa == FTL_NONE)
-		return;
+		return FTL_NONE;
 	die = ftl_die_of(ftl, ppa);
 	bi = ppa / ftl->geo.units_per_block;
 	ftl->p2l[ppa] = FTL_NONE;
 	ftl->blocks[bi].valid--;
 	ftl->dies[die].valid_units--;
-	if (ftl->nr_zoned && ftl_zoned_find(ftl, lpn))
-		ftl->dies[die].zone_valid--;
 	ftl->l2p[lpn] = FTL_NONE;
+	return die;
 }
 
 /*
@@ -206,11 +205,10 @@ void ftl_gc_until(struct ftl *ftl, u32 die, u64 t, u32 free_blocks)
  * back to back see 2). Fuller blocks are left to foreground GC, which
  * runs only when a write needs the room.
  */
-void ftl_idle(struct ftl *ftl, u64 now)
+void ftl_gc_background(struct ftl *ftl, u64 now)
 {
 	u32 die, limit = ftl->geo.units_per_block / 2 + 1;
 
-	ftl_place_idle(ftl, now);
 	if (!ftl->dies_below_bg)
 		return;
 	for (die = 0; die < ftl->geo.dies; die++) {

@@ -49,7 +49,8 @@
  * a die left idle for write_point_idle_ns are programmed, padded, too, so
  * no file's tail waits in the write buffer for ever.
  */
-#include "ftl_internal.h"
+#include "ftl_map.h"
+#include "ftl_placement.h"
 
 static struct ftl_wpt *ftl_pt(const struct ftl *ftl, u32 die, u32 w)
 {
@@ -191,7 +192,7 @@ static u32 ftl_cursor_die(struct ftl *ftl, u32 *die, u32 *gen)
  * rounds on the same few dies, and those dies end up with most of the
  * data to read. Skipping one die keeps consecutive units on different
  * dies; only a read of more units than there are dies meets a die twice.
- * The margin was chosen by measurement (docs/subpage.md); one granule is
+ * The margin was chosen by measurement (experiments/subpage/README.md); one granule is
  * within the cursor's own unevenness.
  */
 #define FTL_STREAM_SKIP_GRANULES 3
@@ -218,7 +219,7 @@ static u32 ftl_stream_die(struct ftl *ftl, struct ftl_place_cmd *pc, u64 t)
 	return pc->die;
 }
 
-void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units)
+void ftl_place_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units)
 {
 	u32 d = ftl->place.die, gen = ftl->place.gen;
 
@@ -326,7 +327,7 @@ static void ftl_place_append(struct ftl *ftl, const struct ftl_cmd *cmd,
 	u64 prev = cmd->hint_prev_off >> FTL_MAP_SHIFT;
 	u32 ppa, die, w;
 
-	if (cmd->hint_prev_off >= ftl_capacity_bytes(ftl)) {
+	if (cmd->hint_prev_off >= ftl_geometry_capacity_bytes(&ftl->geo)) {
 		ftl->st.hint_ignored_range++;
 		return;
 	}

@@ -2,9 +2,13 @@
 /*
  * Statistics, inspection and the consistency checker. Read-only views of
  * the model for the transport, the simulator and the tests, so none of
- * them needs to know the layout of struct ftl.
+ * them needs to know the layout of struct ftl. The top layer of ftl/: the
+ * checker reads what every layer below keeps.
  */
-#include "ftl_internal.h"
+#include "ftl.h"
+#include "ftl_map.h"
+#include "ftl_placement.h"
+#include "ftl_zone.h"
 
 void ftl_stats_get(const struct ftl *ftl, struct ftl_stats *st)
 {
@@ -43,41 +47,15 @@ u64 ftl_waf_milli(const struct ftl *ftl)
 			 ftl->st.host_write_units);
 }
 
-int ftl_locate(const struct ftl *ftl, u64 off, struct ftl_location *loc)
+void ftl_cursor(const struct ftl *ftl, u32 *die, u32 *granule_units)
 {
-	const struct ftl_geometry *g = &ftl->geo;
-	u64 lpn = off >> FTL_MAP_SHIFT;
-	u32 ppa, in_die;
-
-	if (lpn >= g->logical_units)
-		return -ERANGE;
-	ppa = ftl->l2p[lpn];
-	if (ppa == FTL_NONE)
-		return -ENOENT;
-	loc->die = ftl_die_of(ftl, ppa);
-	in_die = ppa - loc->die * (u32)g->units_per_die;
-	loc->block = in_die / g->units_per_block;
-	loc->offset = in_die % g->units_per_block;
-	loc->buffered = ftl_unit_buffered(ftl, ppa);
-	return 0;
+	ftl_place_cursor(ftl, die, granule_units);
 }
 
-u64 ftl_mapped_run(const struct ftl *ftl, u64 first, u64 n, bool *mapped)
+int ftl_zone_stats_get(const struct ftl *ftl, u64 off,
+		       struct ftl_zone_stats *st)
 {
-	u64 units = ftl->geo.logical_units, i;
-
-	*mapped = false;
-	if (first >= units || !n)
-		return 0;
-	n = ftl_min64(n, units - first);
-	*mapped = ftl->l2p[first] != FTL_NONE;
-	for (i = 1; i < n; i++) {
-		bool m = ftl->l2p[first + i] != FTL_NONE;
-
-		if (m != *mapped)
-			break;
-	}
-	return i;
+	return ftl_zone_stats_at(ftl, off, st);
 }
 
 u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block)
@@ -85,16 +63,6 @@ u32 ftl_block_erases(const struct ftl *ftl, u32 die, u32 block)
 	if (die >= ftl->geo.dies || block >= ftl->geo.blocks_per_die)
 		return 0;
 	return ftl->blocks[ftl_blk_index(ftl, die, block)].erases;
-}
-
-int ftl_err(int ret, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ftl_vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
 }
 
 /* Describe an inconsistency in @err and return -EIO. */

@@ -12,7 +12,7 @@
  * behind a later reservation. Both are reservations: the caller learns
  * the completion time at submission and never has to call back.
  */
-#include "ftl_internal.h"
+#include "ftl_timing.h"
 
 /* 2 us buckets (scaled): fine enough for a 4 KiB transfer at 800 MB/s */
 #define FTL_BW_BUCKET_NS	2000

@@ -29,9 +29,35 @@
  * reset drops it: open zones cost buffer space, one reason real drives
  * limit them.
  */
-#include "ftl_internal.h"
+#include "ftl_map.h"
+#include "ftl_timing.h"
+#include "ftl_zone.h"
 
 #define FTL_ZONE_POS_NONE	FTL_NONE
+
+/* One zone's share of one of its dies. */
+struct ftl_zone_die {
+	u32 last_pos;		/* the zone's last unit placed there, FTL_NONE */
+	u32 pu_fill;		/* host units in its unprogrammed program unit */
+};
+
+/*
+ * A zoned region of the logical space. A zone's share of one of its dies
+ * fills blocks of the zone's own as far as it fills them whole; the rest
+ * of it, the tail, goes to the die's shared blocks.
+ */
+struct ftl_zoned {
+	u64 first;		/* first logical unit */
+	u64 zone_units;
+	u64 cap_units;		/* writable units of each zone */
+	u32 nr_zones;
+	u32 width;		/* dies of each zone */
+	u32 *own_units;		/* [width]: units of the share in own blocks */
+	u32 blocks_per_zd;	/* most blocks a zone owns on one of its dies */
+	u32 *blk;		/* [zone][width][blocks_per_zd]: block on the die */
+	struct ftl_zone_die *zd;	/* [zone][width] */
+	struct ftl_zone_stats *st;	/* [zone] */
+};
 
 static struct ftl_zone_die *ftl_zd(const struct ftl_zoned *zr, u32 zone,
 				   u32 w)
@@ -50,12 +76,12 @@ static u32 ftl_zone_die(const struct ftl *ftl, const struct ftl_zoned *zr,
 	return (u32)ftl_mod64((u64)zone * zr->width + w, ftl->geo.dies);
 }
 
-/* Units of a die's data beside GC's headroom (ftl_config_derive()). */
+/* Units of a die's data beside GC's headroom (geo.gc_headroom). */
 static u64 ftl_die_data_units(const struct ftl *ftl)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 
-	return (u64)(g->blocks_per_die - g->gc_fg - 2) * g->units_per_block;
+	return (u64)(g->blocks_per_die - g->gc_headroom) * g->units_per_block;
 }
 
 u64 ftl_conv_room(const struct ftl *ftl, u32 die)
@@ -92,6 +118,14 @@ struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn)
 bool ftl_zoned_overlap(const struct ftl *ftl, u64 first, u64 n)
 {
 	return ftl_zoned_touched(ftl, first, n);
+}
+
+void ftl_zoned_invalidate(struct ftl *ftl, u32 lpn)
+{
+	u32 die = ftl_invalidate(ftl, lpn);
+
+	if (die != FTL_NONE && ftl->nr_zoned && ftl_zoned_find(ftl, lpn))
+		ftl->dies[die].zone_valid--;
 }
 
 /*
@@ -327,7 +361,7 @@ static int ftl_zone_tail_write(struct ftl *ftl, struct ftl_zoned *zr,
 	if (ftl_alloc_slot(ftl, die, 0, false, t, &ppa))
 		return -ENOSPC;
 	/* placed again (the rest of its sectors): the old copy goes */
-	ftl_invalidate(ftl, lpn);
+	ftl_zoned_invalidate(ftl, lpn);
 	ftl->p2l[ppa] = lpn;
 	ftl->l2p[lpn] = ppa;
 	ftl->dies[die].zone_valid++;
@@ -446,7 +480,7 @@ static int ftl_zone_of(const struct ftl *ftl, u64 off, struct ftl_zoned **zr,
 	return FTL_OK;
 }
 
-int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done)
+int ftl_zone_reset_at(struct ftl *ftl, u64 off, u64 now, u64 *done)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_zoned *zr;
@@ -461,7 +495,7 @@ int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done)
 	end = *done;
 	lpn = zr->first + (u64)zone * zr->zone_units;
 	for (k = 0; k < zr->cap_units; k++)
-		ftl_invalidate(ftl, (u32)(lpn + k));
+		ftl_zoned_invalidate(ftl, (u32)(lpn + k));
 	for (w = 0; w < zr->width; w++) {
 		struct ftl_zone_die *zd = ftl_zd(zr, zone, w);
 		u32 die = ftl_zone_die(ftl, zr, zone, w);
@@ -498,7 +532,7 @@ int ftl_zone_reset(struct ftl *ftl, u64 off, u64 now, u64 *done)
 	return FTL_OK;
 }
 
-int ftl_zone_finish(struct ftl *ftl, u64 off, u64 now, u64 *done)
+int ftl_zone_finish_at(struct ftl *ftl, u64 off, u64 now, u64 *done)
 {
 	struct ftl_zoned *zr;
 	u32 zone, w;
@@ -519,8 +553,8 @@ int ftl_zone_finish(struct ftl *ftl, u64 off, u64 now, u64 *done)
 	return FTL_OK;
 }
 
-int ftl_zone_stats_get(const struct ftl *ftl, u64 off,
-		       struct ftl_zone_stats *st)
+int ftl_zone_stats_at(const struct ftl *ftl, u64 off,
+		      struct ftl_zone_stats *st)
 {
 	struct ftl_zoned *zr;
 	u32 zone;
@@ -597,7 +631,8 @@ static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 			   size_t errlen)
 {
 	const struct ftl_geometry *g = &ftl->geo;
-	u64 first = off >> FTL_MAP_SHIFT, units, i;
+	u64 first = off >> FTL_MAP_SHIFT, cap = ftl_geometry_capacity_bytes(g);
+	u64 units, i;
 
 	if ((off | zone_bytes | cap_bytes) & (FTL_MAP_UNIT - 1) || !cap_bytes ||
 	    cap_bytes > zone_bytes || !nr_zones)
@@ -612,7 +647,7 @@ static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 				     "zones: %u zones of %llu bytes from %llu go beyond the drive's %llu bytes",
 				     nr_zones, (unsigned long long)zone_bytes,
 				     (unsigned long long)off,
-				     (unsigned long long)ftl_capacity_bytes(ftl));
+				     (unsigned long long)cap);
 	if (width < 1 || width > g->dies)
 		return ftl_zoned_bad(err, errlen,
 				     "zone width %u dies: must be 1 to the drive's %u",
@@ -632,8 +667,9 @@ static int ftl_zoned_check(const struct ftl *ftl, u64 off, u64 zone_bytes,
 	return 0;
 }
 
-int ftl_zoned_add(struct ftl *ftl, u64 off, u64 zone_bytes, u64 cap_bytes,
-		  u32 nr_zones, u32 width, char *err, size_t errlen)
+int ftl_zoned_region_add(struct ftl *ftl, u64 off, u64 zone_bytes,
+			 u64 cap_bytes, u32 nr_zones, u32 width, char *err,
+			 size_t errlen)
 {
 	u32 upb = ftl->geo.units_per_block, w, die;
 	struct ftl_zoned *zr;

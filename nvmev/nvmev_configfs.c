@@ -296,16 +296,20 @@ static ssize_t nvmev_ns_lba_bytes_show(struct config_item *item, char *page)
 	return sysfs_emit(page, "%d\n", to_ns_conf(item)->lba_bytes);
 }
 
-/* 512 or 4096; 0: the drive's lba_bytes when it is powered on */
+/*
+ * Either end of lba_bytes' range (nvmev_params.h); 0: the drive's
+ * lba_bytes when it is powered on. The one check of a namespace's.
+ */
 static ssize_t nvmev_ns_lba_bytes_store(struct config_item *item,
 					const char *page, size_t count)
 {
 	struct nvmev_ns_item *ns = to_ns(item);
 	int v;
 
-	if (!kstrtoint(page, 0, &v) && v && v != 512 && v != 4096) {
-		pr_err("%snamespace %u lba_bytes: %d is not 512 or 4096 (or 0: the drive's)\n",
-		       ns->drive->tag, ns->nsid, v);
+	if (!kstrtoint(page, 0, &v) && v && !NVMEV_LBA_BYTES_OK(v)) {
+		pr_err("%snamespace %u lba_bytes: %d is not %d or %d (or 0: the drive's)\n",
+		       ns->drive->tag, ns->nsid, v, NVMEV_MIN_lba_bytes,
+		       NVMEV_MAX_lba_bytes);
 		return -EINVAL;
 	}
 	return nvmev_ns_store_value(item, page, count, "lba_bytes",

@@ -16,11 +16,12 @@ static int nvmev_geometry_show(struct seq_file *m, void *v)
 {
 	struct nvmev_dev *dev = m->private;
 	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
+	const struct ftl_config *cfg = ftl_get_config(dev->ftl);
 	size_t i;
 
 	for (i = 0; i < ftl_nr_params; i++)
 		seq_printf(m, "%s=%llu\n", ftl_params[i].name,
-			   *ftl_param_ptr(&dev->cfg, &ftl_params[i]));
+			   ftl_param_get(cfg, &ftl_params[i]));
 	seq_printf(m, "dies=%u\n", g->dies);
 	seq_printf(m, "program_unit_bytes=%llu\n", (u64)g->pu_units * FTL_MAP_UNIT);
 	seq_printf(m, "block_bytes=%llu\n", (u64)g->units_per_block * FTL_MAP_UNIT);
@@ -308,8 +309,6 @@ static int nvmev_time_scale_set(void *data, u64 val)
 
 	mutex_lock(&dev->model_lock);
 	ret = ftl_set_time_scale(dev->ftl, val);
-	if (!ret)
-		dev->cfg.time_scale = val;
 	mutex_unlock(&dev->model_lock);
 	return ret;
 }

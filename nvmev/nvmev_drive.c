@@ -109,8 +109,9 @@ static int nvmev_check_params(struct nvmev_dev *dev,
 			return -EINVAL;
 		}
 	}
-	if (p->lba_bytes != 512 && p->lba_bytes != 4096) {
-		pr_err("lba_bytes=%d must be 512 or 4096\n", p->lba_bytes);
+	if (!NVMEV_LBA_BYTES_OK(p->lba_bytes)) {
+		pr_err("lba_bytes=%d must be %d or %d\n", p->lba_bytes,
+		       NVMEV_MIN_lba_bytes, NVMEV_MAX_lba_bytes);
 		return -EINVAL;
 	}
 	if (p->cpu >= 0 && (p->cpu >= nr_cpu_ids || !cpu_online(p->cpu))) {
@@ -146,11 +147,6 @@ static int nvmev_layout_namespaces(struct nvmev_dev *dev,
 		if (!c->present)
 			continue;
 		dev->ns.nn = i + 1;
-		if (c->lba_bytes && c->lba_bytes != 512 && c->lba_bytes != 4096) {
-			pr_err("%snamespace %u: lba_bytes=%d must be 512 or 4096 (or 0: the drive's)\n",
-			       dev->tag, i + 1, c->lba_bytes);
-			return -EINVAL;
-		}
 		if (c->zoned != 0 && c->zoned != 1) {
 			pr_err("%snamespace %u: zoned=%d must be 0 or 1\n",
 			       dev->tag, i + 1, c->zoned);

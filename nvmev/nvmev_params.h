@@ -7,8 +7,10 @@
  * value outside it with one log line, and a field of struct nvmev_params.
  * docs/parameters.md lists the rows and a unit test compares the two;
  * the guest tier's bad_params loads each one above its maximum, below its
- * minimum and not a number. Checks a range cannot say (lba_bytes is 512
- * or 4096, cpu must be online) follow the row's in nvmev_main.c.
+ * minimum and not a number. Checks a range cannot say (cpu must be
+ * online) follow the row's in nvmev_drive.c; lba_bytes takes only the
+ * two ends of its range (NVMEV_LBA_BYTES_OK()), so its row is still the
+ * one place that names them.
  * Plain macros: the userspace tests include this file.
  */
 #ifndef NVMEV_PARAMS_H
@@ -53,5 +55,17 @@ struct nvmev_params {
 	NVMEV_PARAMS(NVMEV_PARAM_FIELD)
 #undef NVMEV_PARAM_FIELD
 };
+
+/* Each row's range as constants: NVMEV_MIN_name, NVMEV_MAX_name. */
+enum {
+#define NVMEV_PARAM_BOUNDS(name, def, min, max, desc)			\
+	NVMEV_MIN_##name = (min), NVMEV_MAX_##name = (max),
+	NVMEV_PARAMS(NVMEV_PARAM_BOUNDS)
+#undef NVMEV_PARAM_BOUNDS
+};
+
+/* An LBA size the device formats: either end of lba_bytes' range. */
+#define NVMEV_LBA_BYTES_OK(v)						\
+	((v) == NVMEV_MIN_lba_bytes || (v) == NVMEV_MAX_lba_bytes)
 
 #endif /* NVMEV_PARAMS_H */

@@ -12,7 +12,7 @@
 #include "units.h"
 
 extern "C" {
-#include "ftl_internal.h"
+#include "ftl_state.h"
 }
 
 namespace nvmev::test {

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private state of the flash model, shared by the files of ftl/ only.
+ * The state of the flash model: struct ftl and the parts it is made of,
+ * with the address arithmetic every layer uses. Private to ftl/: what the
+ * files of the model read and change, a layer above configuration and
+ * below the first file that acts on it (docs/model.md lists the layers).
  *
  * Physical addresses (ppa) are u32 indices of 4 KiB slots:
  *   ppa = (die * blocks_per_die + block) * units_per_block + offset
  * Metadata is two flat u32 arrays (L2P, P2L), 8 bytes per 4 KiB page,
  * plus a few words per erase block; nothing is allocated per page.
  */
-#ifndef FTL_INTERNAL_H
-#define FTL_INTERNAL_H
+#ifndef FTL_STATE_H
+#define FTL_STATE_H
 
-#include "ftl.h"
+#include "ftl_config.h"
+#include "ftl_types.h"
 
 #define FTL_NONE	U32_MAX		/* unmapped / no block / empty slot */
 
@@ -113,31 +117,8 @@ struct ftl_place {
 	u32 gen;		/* @die's gran_gen when the cursor came to it */
 };
 
-/* One zone's share of one of its dies (ftl_zone.c). */
-struct ftl_zone_die {
-	u32 last_pos;		/* the zone's last unit placed there, FTL_NONE */
-	u32 pu_fill;		/* host units in its unprogrammed program unit */
-};
-
+/* Most zoned regions (ftl_zone.c) one model holds. */
 #define FTL_MAX_ZONED	16
-
-/*
- * A zoned region of the logical space. A zone's share of one of its dies
- * fills blocks of the zone's own as far as it fills them whole; the rest
- * of it, the tail, goes to the die's shared blocks (ftl_zone.c).
- */
-struct ftl_zoned {
-	u64 first;		/* first logical unit */
-	u64 zone_units;
-	u64 cap_units;		/* writable units of each zone */
-	u32 nr_zones;
-	u32 width;		/* dies of each zone */
-	u32 *own_units;		/* [width]: units of the share in own blocks */
-	u32 blocks_per_zd;	/* most blocks a zone owns on one of its dies */
-	u32 *blk;		/* [zone][width][blocks_per_zd]: block on the die */
-	struct ftl_zone_die *zd;	/* [zone][width] */
-	struct ftl_zone_stats *st;	/* [zone] */
-};
 
 struct ftl {
 	struct ftl_config cfg;
@@ -197,96 +178,4 @@ static inline u32 ftl_channel_of(const struct ftl *ftl, u32 die)
 	return die % ftl->geo.channels;
 }
 
-/* ftl_timing.c: resources and the write buffer */
-int ftl_timing_init(struct ftl *ftl);
-u64 ftl_jitter(struct ftl *ftl);
-void ftl_timing_free(struct ftl *ftl);
-void ftl_timing_rescale(struct ftl *ftl);
-u64 ftl_bw_reserve(const struct ftl *ftl, struct ftl_bw *bw, u64 t, u64 bytes);
-u64 ftl_wbuf_acquire(struct ftl *ftl, u64 t);
-void ftl_program(struct ftl *ftl, u32 die, u64 ready, u32 host_units);
-u64 ftl_nand_read(struct ftl *ftl, u32 die, u32 pu, u64 t, u32 units);
-
-/* ftl_map.c: blocks, slots, GC */
-void ftl_map_init(struct ftl *ftl);
-int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
-		   u32 *ppa);
-/* Program write point @w's partly filled program unit, padded, at @t. */
-void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t);
-/*
- * Foreground GC found no victim: program units that write points hold in
- * blocks already handed out whole keep those blocks from being victims.
- * Program them, padded, at @t.
- */
-void ftl_wpt_release_blocks(struct ftl *ftl, u32 die, u64 t);
-/* The write point of @die assembling the program unit of slot @ppa. */
-const struct ftl_wpt *ftl_wpt_of_slot(const struct ftl *ftl, u32 die,
-				      u32 ppa);
-void ftl_invalidate(struct ftl *ftl, u32 lpn);
-void ftl_free_push(struct ftl *ftl, u32 die, u32 blk);
-u32 ftl_free_pop(struct ftl *ftl, u32 die);
-void ftl_gc_foreground(struct ftl *ftl, u32 die, u64 t);
-/* The same until @die has @free_blocks free blocks, or no victim is left. */
-void ftl_gc_until(struct ftl *ftl, u32 die, u64 t, u32 free_blocks);
-/* The unit in slot @ppa is still in the write buffer, not yet programmed. */
-bool ftl_unit_buffered(const struct ftl *ftl, u32 ppa);
-
-/* ftl_stats.c: print @fmt into @err, return @ret */
-ftl_printf(4, 5) int ftl_err(int ret, char *err, size_t errlen,
-			     const char *fmt, ...);
-
-/* ftl_zone.c: zoned regions */
-struct ftl_zoned *ftl_zoned_find(const struct ftl *ftl, u64 lpn);
-/* Units @first..@first+@n-1 touch a zoned region. */
-bool ftl_zoned_overlap(const struct ftl *ftl, u64 first, u64 n);
-/* A write of units @first..@first+@n-1, all in one zone of @zr. */
-int ftl_zone_write(struct ftl *ftl, struct ftl_zoned *zr,
-		   const struct ftl_cmd *cmd, u64 first, u64 n, u64 t,
-		   u64 *done);
-void ftl_zoned_free(struct ftl *ftl);
-int ftl_zoned_check_all(const struct ftl *ftl, char *err, size_t errlen);
-/*
- * Units of conventional data @die may still take, so that with every
- * zone full it keeps the GC headroom (0 once it holds its part).
- */
-u64 ftl_conv_room(const struct ftl *ftl, u32 die);
-
-/* ftl_placement.c: the policy seam */
-enum ftl_place_mode {
-	FTL_PLACE_ROUND_ROBIN,	/* the drive's cursor */
-	FTL_PLACE_STREAM,	/* append: own cursor from the hinted die */
-	FTL_PLACE_OLD_DIE,	/* overwrite: where the old copy is */
-};
-
-/* Placement state of one write command. */
-struct ftl_place_cmd {
-	u8 mode;
-	u32 die;		/* STREAM: die of the next unit */
-	u32 w;			/* STREAM: its write point there */
-	u32 gen;		/* STREAM: that point's gran_gen when we came */
-	u64 wear_limit;		/* OLD_DIE: erases above which a die is avoided */
-};
-
-void ftl_place_init(struct ftl *ftl);
-/*
- * Decide how @cmd, logical units @first..@first+@n-1, is placed (and
- * account its hint).
- */
-void ftl_place_begin(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
-		     u64 n, u64 t, struct ftl_place_cmd *pc);
-/*
- * Die and write point (*@w) for the next unit, logical unit @lpn, of a
- * command whose data is ready at @t.
- */
-u32 ftl_place_die(struct ftl *ftl, struct ftl_place_cmd *pc, u32 lpn, u64 t,
-		  u32 *w);
-/*
- * A host unit went to slot @ppa of @die's write point @w (which may not be
- * the ones asked) at @t.
- */
-void ftl_place_note(struct ftl *ftl, const struct ftl_place_cmd *pc, u32 die,
-		    u32 w, u32 ppa, u64 t);
-/* Stream write points idle since before @now: program them, padded. */
-void ftl_place_idle(struct ftl *ftl, u64 now);
-
-#endif /* FTL_INTERNAL_H */
+#endif /* FTL_STATE_H */
