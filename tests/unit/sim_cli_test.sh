@@ -3,21 +3,15 @@
 # exit status 2; good input produces parseable output.
 set -u
 sim=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+# shellcheck source=tests/unit/cli_expect.sh
+. "$(dirname "$0")/cli_expect.sh"
 
-# expect STATUS PATTERN ARGS... : exit status and a stderr/stdout pattern
+# expect STATUS PATTERN ARGS... : nvmev-sim ARGS exits with STATUS, its
+# output matches PATTERN
 expect() {
-	local want=$1 pattern=$2 got
+	local want=$1 pattern=$2
 	shift 2
-	"$sim" "$@" >"$tmp/out" 2>&1
-	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
-		echo "FAIL: nvmev-sim $* -> status $got (want $want), output:"
-		sed 's/^/    /' "$tmp/out"
-		fails=$((fails + 1))
-	fi
+	expect_cmd "$want" "$pattern" "$sim" "$@"
 }
 
 expect 2 "invalid configuration: channels=0 is out of range" --channels 0 randwrite

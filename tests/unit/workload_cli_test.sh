@@ -8,22 +8,11 @@ fsfrag=$1
 sqlite=$2
 fileserver=$3
 txn=$4
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+# shellcheck source=tests/unit/cli_expect.sh
+. "$(dirname "$0")/cli_expect.sh"
 
-# expect STATUS PATTERN TOOL ARGS... : exit status and an output pattern
-expect() {
-	local want=$1 pattern=$2 got
-	shift 2
-	"$@" >"$tmp/out" 2>&1
-	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
-		echo "FAIL: $* -> status $got (want $want), output:"
-		sed 's/^/    /' "$tmp/out"
-		fails=$((fails + 1))
-	fi
-}
+# expect STATUS PATTERN TOOL ARGS... : as expect_cmd
+expect() { expect_cmd "$@"; }
 
 mkdir "$tmp/fs"
 expect 2 "multiple of --chunk-kib" "$fsfrag" "$tmp/fs" --file-kib 100 --chunk-kib 32
