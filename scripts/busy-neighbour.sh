@@ -7,7 +7,8 @@
 # lifecycle,gc_integrity,reset_under_io), NEIGHBOUR_APPEND (default
 # "LIFECYCLE_CYCLES=200 GC_PASSES=12": longer runs, fewer boots) and
 # NEIGHBOUR_BUILD (default build/neighbour) say what it runs where; each
-# run's console is NEIGHBOUR_BUILD/neighbour.log. Stopping the script
+# run's console is NEIGHBOUR_BUILD/neighbour.log, a failed run's also
+# neighbour-failed-RUN.log. Stopping the script
 # (SIGINT, SIGTERM) stops its guest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,4 +34,6 @@ while [ "$SECONDS" -lt "$end" ]; do
 	guest=
 	runs=$((runs + 1))
 	echo "busy-neighbour: run $runs ($tests), status $status: $(tail -1 "$log")"
+	# the next run overwrites the console: a failed run's is kept
+	[ "$status" -eq 0 ] || cp "$log" "$build/neighbour-failed-$runs.log"
 done
