@@ -18,8 +18,8 @@ declare -A group=(
 	# initramfs copies (scripts/vm/build-initramfs.sh)
 	[guest]="qemu-system-x86 linux-image-amd64 linux-headers-amd64 kmod cpio busybox-static
 		fio nvme-cli e2fsprogs util-linux fdisk"
-	# the experiments' plots
-	[plot]="gnuplot-nox"
+	# the experiments' plots, and column for their tables
+	[plot]="gnuplot-nox bsdextrautils"
 	# unit tests, fuzzing (clang's libFuzzer), the scripts' style
 	[test]="libgtest-dev libgmock-dev clang libclang-rt-14-dev shellcheck"
 	# the guest tests of file systems other than ext4
