@@ -18,8 +18,8 @@ declare -A group=(
 	# initramfs copies (scripts/vm/build-initramfs.sh)
 	[guest]="qemu-system-x86 linux-image-amd64 linux-headers-amd64 kmod cpio busybox-static
 		fio nvme-cli e2fsprogs util-linux fdisk"
-	# the experiments' plots
-	[plot]="gnuplot-nox"
+	# the experiments' plots, and column for their tables
+	[plot]="gnuplot-nox bsdextrautils"
 	# unit tests, fuzzing (clang's libFuzzer), the scripts' style
 	[test]="libgtest-dev libgmock-dev clang libclang-rt-14-dev shellcheck"
 	# the guest tests of file systems other than ext4
@@ -57,6 +57,18 @@ if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "install-deps: need root or sudo for: ${missing[*]}" >&2; exit 1; }
 	sudo=(sudo)
 fi
+# A machine with no kernel in /boot does not boot Debian's kernel
+# packages (a container, a chroot, a VM given its kernel from outside).
+# There the guest kernel's initrd is never used (the guest boots the
+# busybox initramfs of scripts/vm/build-initramfs.sh), yet building it is
+# most of a fresh install's time, twice when initramfs-tools comes in the
+# same install (the kernel's hook, then initramfs-tools' trigger).
+# INITRD=No skips it, as /etc/kernel/postinst.d/initramfs-tools documents.
+# Where /boot has a kernel, the machine may boot the new one: it gets its
+# initrd.
+env=(DEBIAN_FRONTEND=noninteractive)
+compgen -G '/boot/vmlinuz-*' >/dev/null || env+=(INITRD=No)
 echo "install-deps: installing ${missing[*]}"
 "${sudo[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# env: sudo resets the environment
+"${sudo[@]}" env "${env[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
