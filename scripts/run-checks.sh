@@ -24,6 +24,9 @@ build=${BUILD:-build}
 jobs=$(nproc)
 passed=0
 failed=0
+# what failed, one line each, repeated just above the closing summary: a
+# log cut to its tail still names the tier and test that failed
+failures=()
 # NVMEV_LONG=1: the long mode of the robustness tiers (fuzz 10 min here,
 # more cycles and GC passes in the debug tier below)
 [ -n "${NVMEV_LONG:-}" ] && export FUZZ_SECONDS=${FUZZ_SECONDS:-600}
@@ -69,10 +72,30 @@ unit() {
 	return "${PIPESTATUS[0]}"
 }
 
+# failed_tier NAME LOG: count NAME as failed and note why, from its log:
+# the guest tests' "not ok" lines, ctest's failed tests, else the tier
+failed_tier() {
+	local why
+	failed=$((failed + 1))
+	why=$(grep -h '^not ok - ' "$2" 2>/dev/null | sort -u | head -5)
+	if [ -z "$why" ]; then
+		failures+=("$1")
+		return
+	fi
+	while IFS= read -r line; do
+		failures+=("$1: ${line#not ok - }")
+	done <<<"$why"
+}
+
 # run_tier name command...: the tier if TIERS wants it, counted as one
 run_tier() {
+	local log=$build/tier-$1.log
 	wanted "$1" || return 0
-	if tier "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	if tier "$@" 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed_tier "$1" "$log"
+	fi
 }
 
 # run_lanes "A B" "C D": the guest tiers in two lanes at once, each lane's
@@ -103,7 +126,11 @@ run_lanes() {
 			wanted "$t" || continue
 			cat "$build/tier-$t.log"
 			rc=$(cat "$build/tier-$t.rc" 2>/dev/null || echo 1)
-			if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+			if [ "$rc" -eq 0 ]; then
+				passed=$((passed + 1))
+			else
+				failed_tier "$t" "$build/tier-$t.log"
+			fi
 		done
 	done
 }
@@ -118,8 +145,10 @@ if wanted unit; then
 		bad=$(sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/' <<<"$line")
 		passed=$((passed + total - bad))
 		failed=$((failed + bad))
+		[ "$bad" -eq 0 ] || failures+=("unit: $(grep -E '^[[:space:]]+[0-9]+ - ' "$build/ctest.log" |
+			awk '{ print $3 }' | paste -sd' ')")
 	else
-		failed=$((failed + 1))
+		failed_tier unit /dev/null
 	fi
 fi
 
@@ -215,5 +244,8 @@ style() {
 }
 run_tier shellcheck style
 
+for f in "${failures[@]}"; do
+	echo "failed: $f"
+done
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
