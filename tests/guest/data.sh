@@ -192,10 +192,13 @@ test_discard_bounded() {
 
 # More whole-namespace deallocations of a 4 GiB drive at once than the
 # controller holds (NVMEV_HELD_TRIMS), each of 256 ranges, while QD1
-# reads run; then a controller reset. The commands the controller cannot hold wait in their
-# SQ instead of running inline: reads go on, and the reset (CC.EN = 0,
-# CSTS.RDY = 0 within CAP.TO, 10 s) completes, the drive stays usable.
-# DSM_RESET_MANY: how many.
+# reads run; then a controller reset. The commands the controller cannot
+# hold wait in their SQ instead of running inline: reads go on, and the
+# reset (CC.EN = 0, CSTS.RDY = 0 within CAP.TO, 10 s) completes, the drive
+# stays usable. The reads' worst latency is held against a control run
+# first in the same guest (the same reader and reset, no deallocation): a
+# slow or busy host stretches both, a deallocation run inline stretches
+# only the second. DSM_RESET_MANY: how many.
 # desc: more big deallocations than the controller holds, then a reset
 # tiers: stock
 test_discard_reset() {
@@ -208,6 +211,11 @@ test_discard_reset() {
 	# (the nvme driver maps a queue to each CPU): an SQ with a DSM that
 	# waits for a held-trim slot waits with it, the others must not
 	bg_fio_start 0
+	sleep 3
+	check "control reset" sh -c "echo 1 >/sys/class/nvme/nvme0/reset_controller"
+	bg_fio_stop >/tmp/data.lat
+	read -r ctl_reads ctl_max_us </tmp/data.lat
+	bg_fio_start 0
 	dsm_start "${DSM_RESET_MANY:-20}" 256 1-2
 	sleep 3
 	c0=$(uptime_cs)
@@ -217,11 +225,17 @@ test_discard_reset() {
 	dsm_wait
 	bg_fio_stop >/tmp/data.lat
 	read -r reads clat_max_us </tmp/data.lat
-	echo "discard_reset: reset $(((c1 - c0) * 10)) ms; $reads reads, max clat ${clat_max_us} us;" \
+	# the bound: 8 times the control's worst, and at least 1 s (a quiet
+	# TCG guest read at worst 160 ms here, 90 ms in the control; with the
+	# deallocations run inline instead, 2.9 s against 70 ms)
+	bound_us=$((8 * ${ctl_max_us:-0}))
+	[ "$bound_us" -ge 1000000 ] || bound_us=1000000
+	echo "discard_reset: reset $(((c1 - c0) * 10)) ms; $reads reads, max clat ${clat_max_us} us" \
+		"(control: $ctl_reads reads, max clat ${ctl_max_us} us; bound ${bound_us} us);" \
 		"deferred fetches $(value deferred "$DBG/stats")"
 	check "reset within CAP.TO" [ $((c1 - c0)) -lt 1000 ]
 	check "reads went on" [ "${reads:-0}" -gt 0 ]
-	check "max read clat < 2 s" [ "${clat_max_us:-2000000}" -lt 2000000 ]
+	check "max read clat within bound" [ "${clat_max_us:-$bound_us}" -lt "$bound_us" ]
 	check "no controller failure" sh -c "! tail -n +$((from + 1)) /tmp/kernel.log |
 		grep -iE 'timeout|not ready|removing|dead'"
 	check "usable after" fio_verify /dev/nvme0n1 8M
