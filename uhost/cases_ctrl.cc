@@ -173,13 +173,15 @@ namespace {
 // it held while the command is out, and holds it about all along; one
 // that slices it serves reads between slices. So: a command that takes
 // 100 ms or more has at least 3 reads completed beside it, and no read
-// waited 100 ms or more unless that is under half the command's time or
-// under 4 times the worst of the same reads alone, over as long a window
-// right after the command (a busy host stretches every read: a debug
-// kernel beside another guest read at worst 164 ms in an 877 ms DSM, and
-// 93 ms in a 156 ms one). A shorter command is a slice or two: a read may
-// wait for all of it. Returns false if the command did not complete (the
-// controller is then abandoned: it is stuck).
+// waited 100 ms or more while the command was out, unless that is under
+// half the command's time or under 4 times the worst of the same reads
+// alone over as long a window right after the command (a busy host
+// stretches every read: a debug kernel beside another guest read at worst
+// 164 ms in an 877 ms DSM, and 93 ms in a 156 ms one; a read stalled
+// before the command began counts only from its start). A shorter command
+// is a slice or two: a read may wait for all of it. Returns false if the
+// command did not complete (the controller is then abandoned: it is
+// stuck).
 bool big_command_beside_reads(CaseContext& c, Expectations& x, const std::string& what, const Sqe& cmd,
                               void* data, size_t len) {
   Controller& k = c.ctrl;
@@ -207,10 +209,13 @@ bool big_command_beside_reads(CaseContext& c, Expectations& x, const std::string
       }
       uint64_t t1 = now_ns();
       if (!done[0].cqe.ok()) read_error = status_name(done[0].cqe);
-      // a read overlaps the command if it ran while the command was out
-      if (start && t1 > start && (!end || t0 < end)) {
+      // a read overlaps the command if it ran while the command was out;
+      // what counts is how long it waited while the command was out (a
+      // read a busy host stalled before the command began is not its doing)
+      uint64_t s = start, e = end;
+      if (s && t1 > s && (!e || t0 < e)) {
         during++;
-        worst = std::max(worst, t1 - t0);
+        worst = std::max(worst, (e ? std::min(t1, e) : t1) - std::max(t0, s));
       }
       if (alone_from && t0 >= alone_from) worst_alone = std::max(worst_alone, t1 - t0);
     }
@@ -233,7 +238,8 @@ bool big_command_beside_reads(CaseContext& c, Expectations& x, const std::string
   reader.join();
   // a read still out at the stop counts only if it began while the
   // command ran (one begun after it ended is not "meanwhile")
-  if (stuck_since && stuck_since < end) worst = std::max(worst, end - stuck_since);
+  if (stuck_since && stuck_since < end)
+    worst = std::max(worst, end - std::max<uint64_t>(stuck_since, start));
   uint64_t took = end - start;
   c.note(what + ": " + std::to_string(took / 1000) + " us, " + std::to_string(during) +
          " reads meanwhile, worst " + std::to_string(worst / 1000) + " us (alone after: worst " +
