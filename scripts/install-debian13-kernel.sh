@@ -97,8 +97,9 @@ if [ ! -e "$list" ]; then
 	printf 'Package: *\nPin: release n=%s\nPin-Priority: 50\n' "$suite" >"$pin"
 fi
 uri=$(sed -n 's/^URIs: //p' "$list")
-# this source alone: the others' lists stay as they are
-if ! apt-get update -qq -o Dir::Etc::SourceList="$list" -o Dir::Etc::SourceParts=/dev/null \
+# this source alone: the others' lists stay as they are; --error-on=any:
+# a suite that cannot be fetched is an error, not apt's warning
+if ! apt-get update -qq --error-on=any -o Dir::Etc::SourceList="$list" -o Dir::Etc::SourceParts=/dev/null \
 	-o APT::Get::List-Cleanup=0 >/dev/null 2>&1; then
 	rm -f "$list" "$pin"
 	die "Debian's $suite cannot be reached at $uri (apt-get update failed)"
