@@ -39,11 +39,9 @@ PART ?= all
 
 all: module sim
 
+# no tree, or a kernel the module is not built for: one line (kdir-check.sh)
 module:
-	@if [ ! -d "$(KDIR)" ]; then \
-		echo "nvmev: no kernel build tree (KDIR=$(KDIR)); run 'make deps' or set KDIR" >&2; \
-		exit 1; \
-	fi
+	@scripts/kdir-check.sh "$(KDIR)"
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 sim:

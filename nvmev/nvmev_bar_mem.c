@@ -103,21 +103,12 @@ static void nvmev_explain_reservation(struct nvmev_dev *dev, const char *what)
 /*
  * memmap=SIZE$START turns RAM into "Reserved" in the kernel's E820 table;
  * the firmware's own table still has it as RAM. A range the firmware
- * reserved (or did not map) is not memory memmap= set aside.
+ * reserved (or did not map) is not memory memmap= set aside. Which table
+ * and types the kernel lets a module read: nvmev_compat.h.
  */
 static bool nvmev_firmware_ram(u64 start, u64 size)
 {
-	static const enum e820_type not_ram[] = {
-		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
-		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
-		E820_TYPE_SOFT_RESERVED, E820_TYPE_RESERVED_KERN,
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
-		if (e820__mapped_raw_any(start, start + size, not_ram[i]))
-			return false;
-	return e820__mapped_raw_any(start, start + size, E820_TYPE_RAM);
+	return nvmev_e820_firmware_ram(start, start + size);
 }
 
 /*

@@ -7,8 +7,9 @@
  * the userspace build (the fuzzers) gets plain equivalents.
  *
  * It is also the one place for what differs between the kernels nvmev.ko
- * builds against (Debian 12's 6.1 and 6.12): the .c files use what is
- * defined here and test no LINUX_VERSION_CODE themselves.
+ * builds against (Debian 12's 6.1 and 6.12, Debian 13's 7.2): the .c
+ * files use what is defined here and test no LINUX_VERSION_CODE
+ * themselves.
  */
 #ifndef NVMEV_COMPAT_H
 #define NVMEV_COMPAT_H
@@ -20,6 +21,8 @@
 #include <linux/bug.h>
 #include <linux/io.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/irqdomain.h>
+#include <linux/msi.h>
 #include <linux/version.h>
 
 /*
@@ -32,6 +35,149 @@
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
+#endif
+
+/*
+ * Whether [@start, @end) is RAM to the firmware's E820 table: some RAM and
+ * nothing the firmware marked otherwise (nvmev_bar_mem.c: a memmap= range
+ * must be RAM memmap= reserved, a block given back boot RAM).
+ *
+ * Up to 6.14 "otherwise" includes E820_TYPE_RESERVED_KERN, RAM the kernel
+ * set aside for its boot data (setup_data), in its own table, never in the
+ * firmware's. 6.15 removed the type (commit efe659ac0146: that data is
+ * reserved in memblock, its range stays RAM): nothing replaces it.
+ *
+ * Later kernels export e820__mapped_raw_any(), the firmware's table, to
+ * KVM's modules alone (EXPORT_SYMBOL_FOR_KVM, defined from then on). There
+ * the module reads the kernel's table (e820__mapped_any()): the firmware's
+ * entries, except where memmap=SIZE$START turned RAM into Reserved. A
+ * firmware type above Reserved (ACPI, NVS, unusable, persistent, soft
+ * reserved) survives memmap= there and is still refused; Reserved counts
+ * as RAM, so a memmap= range over memory the firmware itself reserved is
+ * not told apart from one over RAM on these kernels.
+ */
+#include <linux/kvm_types.h>
+#include <asm/e820/api.h>
+
+#ifdef EXPORT_SYMBOL_FOR_KVM
+#define nvmev_e820_any	e820__mapped_any
+#else
+#define nvmev_e820_any	e820__mapped_raw_any
+#endif
+
+static inline bool nvmev_e820_firmware_ram(u64 start, u64 end)
+{
+	static const enum e820_type not_ram[] = {
+		E820_TYPE_ACPI, E820_TYPE_NVS, E820_TYPE_UNUSABLE,
+		E820_TYPE_PMEM, E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
+#ifndef EXPORT_SYMBOL_FOR_KVM
+		E820_TYPE_RESERVED,
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
+		E820_TYPE_RESERVED_KERN,
+#endif
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
+		if (nvmev_e820_any(start, end, not_ram[i]))
+			return false;
+#ifdef EXPORT_SYMBOL_FOR_KVM
+	if (nvmev_e820_any(start, end, E820_TYPE_RESERVED))
+		return true;
+#endif
+	return nvmev_e820_any(start, end, E820_TYPE_RAM);
+}
+
+/*
+ * The module's own MSI domain for its PCI function (nvmev_msi.c), from
+ * @info: the chip that composes the message and keeps the affinity, the
+ * flow handler, and ops->msi_free, called for each interrupt freed.
+ *
+ * Up to 6.16 it is a PCI/MSI domain of its own (pci_msi_create_irq_domain()),
+ * the Linux interrupt's only level. 6.17 converted the PCI host drivers
+ * (VMD's among them) to MSI parent domains and later kernels removed
+ * pci_msi_create_irq_domain(): the driver creates a parent domain
+ * (msi_create_parent_irq_domain()) and the PCI core puts a per-device
+ * PCI/MSI-X domain on top of it when the host's driver allocates vectors.
+ * The parent here does what the old domain did: @info's chip and handler
+ * on each interrupt, hwirq the MSI-X index, @info->ops->msi_free on free.
+ * Affinity goes through the device domain to the parent's chip
+ * (msi_domain_set_affinity(), which msi_lib_init_dev_msi_info() installs).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#include <linux/irqchip/irq-msi-lib.h>
+
+static inline int nvmev_msi_parent_alloc(struct irq_domain *domain,
+					 unsigned int virq,
+					 unsigned int nr_irqs, void *arg)
+{
+	struct msi_domain_info *info = domain->host_data;
+	struct msi_desc *desc = ((msi_alloc_info_t *)arg)->desc;
+	unsigned int i;
+
+	for (i = 0; i < nr_irqs; i++)
+		irq_domain_set_info(domain, virq + i, desc->msi_index + i,
+				    info->chip, NULL, info->handler, NULL,
+				    info->handler_name);
+	return 0;
+}
+
+static inline void nvmev_msi_parent_free(struct irq_domain *domain,
+					 unsigned int virq,
+					 unsigned int nr_irqs)
+{
+	struct msi_domain_info *info = domain->host_data;
+	unsigned int i;
+
+	for (i = 0; i < nr_irqs; i++)
+		info->ops->msi_free(domain, info, virq + i);
+}
+
+static inline struct irq_domain *
+nvmev_msi_create_domain(struct fwnode_handle *fn, struct msi_domain_info *info,
+			unsigned int nr_vectors)
+{
+	static const struct irq_domain_ops ops = {
+		.alloc = nvmev_msi_parent_alloc,
+		.free = nvmev_msi_parent_free,
+	};
+	static const struct msi_parent_ops parent_ops = {
+		.supported_flags = MSI_GENERIC_FLAGS_MASK | MSI_FLAG_PCI_MSIX,
+		.required_flags = MSI_FLAG_USE_DEF_DOM_OPS,
+		.bus_select_token = DOMAIN_BUS_NEXUS,
+		.bus_select_mask = MATCH_PCI_MSI,
+		.prefix = "nvmev-",
+		.init_dev_msi_info = msi_lib_init_dev_msi_info,
+	};
+	struct irq_domain_info di = {
+		.fwnode = fn,
+		.ops = &ops,
+		.host_data = info,
+		.size = nr_vectors,
+	};
+
+	return msi_create_parent_irq_domain(&di, &parent_ops);
+}
+
+/* @d's level in the module's domain: the device domain's parent */
+static inline struct irq_data *nvmev_msi_own_level(struct irq_data *d)
+{
+	return d->parent_data;
+}
+#else
+static inline struct irq_domain *
+nvmev_msi_create_domain(struct fwnode_handle *fn, struct msi_domain_info *info,
+			unsigned int nr_vectors)
+{
+	return pci_msi_create_irq_domain(fn, info, NULL);
+}
+
+/* @d's level in the module's domain: the only one */
+static inline struct irq_data *nvmev_msi_own_level(struct irq_data *d)
+{
+	return d;
+}
 #endif
 
 static inline u32 nvmev_rd32(const void __iomem *bar, u32 off)

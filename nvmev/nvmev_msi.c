@@ -120,7 +120,7 @@ int nvmev_msi_init(struct nvmev_dev *dev)
 	info->handler = handle_simple_irq;
 	info->handler_name = "simple";
 	info->data = dev;
-	dev->msi_domain = pci_msi_create_irq_domain(fn, info, NULL);
+	dev->msi_domain = nvmev_msi_create_domain(fn, info, NVMEV_NR_VECTORS);
 	if (!dev->msi_domain) {
 		irq_domain_free_fwnode(fn);
 		pr_err("no MSI domain for the function and none could be made: MSI-X cannot be delivered\n");
@@ -167,7 +167,8 @@ void nvmev_msi_raise(struct nvmev_dev *dev, u16 vector, unsigned int virq)
 	struct irq_data *d = irq_get_irq_data(virq);
 	unsigned int cpu;
 
-	if (!d || d->domain != dev->msi_domain)
+	if (!d || !nvmev_msi_own_level(d) ||
+	    nvmev_msi_own_level(d)->domain != dev->msi_domain)
 		return;
 	if (test_and_set_bit(0, &v->pending))
 		return;

@@ -4,7 +4,8 @@
 # the guest tests and fail unless all pass.
 # Usage: guest-test.sh [TESTS]   (comma-separated test names, default all)
 # GUEST_KERNEL=SERIES boots the newest Debian kernel of that series in
-# /boot (default 6.1; 6.12 needs linux-image-6.12-amd64 and its headers).
+# /boot (default 6.1; 6.12 needs linux-image-6.12-amd64 and its headers,
+# 7.2 Debian 13's image and build tree: scripts/install-deps.sh k72).
 # GUEST_MODULE=dkms boots the nvmev.ko DKMS installed for that kernel
 # (scripts/dkms.sh) instead of building one, and the guest can modprobe it.
 # With KERNEL_TREE=DIR (a build tree from scripts/kernel/build-kernel.sh)
@@ -52,7 +53,7 @@ cd "$(dirname "$0")/.."
 . scripts/vm/kernels.sh
 tests=${1:-all}
 series=${GUEST_KERNEL:-6.1}
-[[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "guest-test: GUEST_KERNEL=$series is not a kernel series (6.1, 6.12)" >&2; exit 2; }
+[[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "guest-test: GUEST_KERNEL=$series is not a kernel series (6.1, 6.12, 7.2)" >&2; exit 2; }
 build=${BUILD:-build}/guest${KERNEL_TREE:+-${GUEST_NAME:-patched}}
 [ -z "${KERNEL_TREE:-}" ] && [ "$series" != 6.1 ] && build=$build-$series
 nic=(-nic none)
@@ -101,10 +102,10 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	[ -f "$kernel" ] || { echo "guest-test: no bzImage in $KERNEL_TREE" >&2; exit 1; }
 else
 	kver=$(debian_kernel "$series")
-	[ -n "$kver" ] || { echo "guest-test: no $series kernel in /boot (linux-image-amd64, linux-image-$series-amd64)" >&2; exit 1; }
+	[ -n "$kver" ] || { echo "guest-test: no $series kernel in /boot (linux-image-amd64, linux-image-$series-amd64; 7.2: scripts/install-deps.sh k72)" >&2; exit 1; }
 	kernel=/boot/vmlinuz-$kver
 	kdir=/lib/modules/$kver/build
-	[ -d "$kdir" ] || { echo "guest-test: no headers for $kver (linux-headers-amd64)" >&2; exit 1; }
+	scripts/kdir-check.sh "$kdir"
 fi
 config=${KERNEL_TREE:+$KERNEL_TREE/.config}
 config=${config:-/boot/config-$kver}

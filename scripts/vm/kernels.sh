@@ -3,8 +3,8 @@
 # modules as the guest's busybox insmod can load them.
 
 # debian_kernel SERIES: the release (uname -r) of the newest kernel of
-# SERIES (6.1, 6.12) in /boot, Debian's generic flavour (not -rt, -cloud);
-# nothing if there is none
+# SERIES (6.1, 6.12; Debian 13's 7.2) in /boot, Debian's generic flavour
+# (not -rt, -cloud); nothing if there is none
 debian_kernel() {
 	local k
 	k=$(find /boot -maxdepth 1 -name "vmlinuz-$1.*-amd64" ! -name '*-rt-amd64' \
@@ -13,7 +13,7 @@ debian_kernel() {
 }
 
 # unpack_module FILE OUT: a module as modinfo -n names it (Debian's 6.12
-# compresses them with xz, DKMS may use zstd) to OUT, uncompressed
+# and 7.2 compress them with xz, DKMS may use zstd) to OUT, uncompressed
 unpack_module() {
 	case "$1" in
 	*.xz) xz -dc "$1" >"$2" ;;
