@@ -113,12 +113,23 @@ test_pci_bme() {
 # CPUs as fast as it can (x86 masks a vector while it moves it): no I/O
 # may wait for the nvme timeout. The I/O queues' IRQs are managed (the
 # kernel refuses to move them, EIO); the admin queue's is not, and
-# admin commands run beside fio.
+# admin commands run beside fio. The reads' worst is held against the
+# same reads with no IRQ moved, run first: a busy host stretches both (and
+# the moving loop takes guest CPU: 0.7 s against 38 ms on a host running
+# four guests), an interrupt lost in a move holds a read until the nvme
+# timeout, 30 s.
 # desc: nvme IRQs moved between CPUs under QD1 reads: no I/O times out
 # tiers: stock
 test_pci_irq_moves() {
 	check "insmod" load_nvmev || return 1
 	check "prefill" dd if=/dev/urandom of=/dev/nvme0n1 bs=1M count=8 oflag=direct
+	check "reads alone" fio --name=irqstill --filename=/dev/nvme0n1 --size=8M --bs=4k \
+		--rw=randread --ioengine=pvsync2 --direct=1 --runtime=3 --time_based \
+		--output-format=terse --terse-version=3 --output=/tmp/irq.still
+	still_max=$(cut -d';' -f15 /tmp/irq.still)
+	# 8 times that, and at least 5 s
+	bound_us=$((8 * ${still_max%.*}))
+	[ "$bound_us" -ge 5000000 ] || bound_us=5000000
 	dmesg -c >/dev/null
 	irqs=$(sed -n 's/^ *\([0-9]*\):.*nvme0q.*/\1/p' /proc/interrupts | tr '\n' ' ')
 	fio --name=irqmove --filename=/dev/nvme0n1 --size=8M --bs=4k --rw=randread \
@@ -148,10 +159,10 @@ test_pci_irq_moves() {
 	err=$(cut -d';' -f5 /tmp/irq.out)
 	clat_max=$(cut -d';' -f15 /tmp/irq.out)
 	echo "pci_irq_moves: $moves affinity changes ($refused refused: managed), IRQs $irqs," \
-		"read clat max ${clat_max} us, fio error $err"
+		"read clat max ${clat_max} us (none moved: ${still_max} us; bound ${bound_us} us), fio error $err"
 	check "some IRQ moved" [ "$moves" -gt 0 ]
 	check "fio without error" [ "$err" = 0 ]
-	check "no read took 1 s" [ "${clat_max%.*}" -lt 1000000 ]
+	check "no read took long" [ "${clat_max%.*}" -lt "$bound_us" ]
 	check "no nvme timeout" sh -c '! dmesg | grep -i timeout'
 	check "rmmod" unload_nvmev
 }
