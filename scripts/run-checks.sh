@@ -73,7 +73,8 @@ unit() {
 }
 
 # failed_tier NAME LOG: count NAME as failed and note why, from its log:
-# the guest tests' "not ok" lines, ctest's failed tests, else the tier
+# the guest tests' "not ok" lines, else the tier (ctest's failed tests are
+# noted where its count is read, below)
 failed_tier() {
 	local why
 	failed=$((failed + 1))

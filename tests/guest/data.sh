@@ -182,8 +182,7 @@ test_discard_bounded() {
 	sleep 2
 	bg_fio_stop >/tmp/data.lat
 	read -r _ ctl_max_us </tmp/data.lat
-	bound_us=$((8 * ${ctl_max_us:-0}))
-	[ "$bound_us" -ge 1000000 ] || bound_us=1000000
+	bound_us=$(control_bound_us "${ctl_max_us:-0}" 1000000)
 	bg_fio_start
 	t0=$(uptime_s)
 	check "blkdiscard" blkdiscard /dev/nvme0n1
@@ -253,8 +252,7 @@ test_discard_reset() {
 	# the bound: 8 times the control's worst, and at least 1 s (a quiet
 	# TCG guest read at worst 160 ms here, 90 ms in the control; with the
 	# deallocations run inline instead, 2.9 s against 70 ms)
-	bound_us=$((8 * ${ctl_max_us:-0}))
-	[ "$bound_us" -ge 1000000 ] || bound_us=1000000
+	bound_us=$(control_bound_us "${ctl_max_us:-0}" 1000000)
 	echo "discard_reset: reset $(((c1 - c0) * 10)) ms; $reads reads, max clat ${clat_max_us} us" \
 		"(control: $ctl_reads reads, max clat ${ctl_max_us} us; bound ${bound_us} us);" \
 		"deferred fetches $(value deferred "$DBG/stats")"

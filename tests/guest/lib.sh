@@ -200,6 +200,15 @@ hex() { printf '0x%x' "$1"; }
 # value KEY FILE: the number after "KEY=" in a debugfs file
 value() { sed -n "s/^$1=//p" "$2"; }
 
+# control_bound_us CONTROL_US FLOOR_US: a latency bound held against a
+# control measured in the same run: 8 times the control's worst (a busy
+# host stretches both alike), and at least FLOOR_US
+control_bound_us() {
+	b=$((8 * ${1%.*}))
+	[ "$b" -ge "$2" ] || b=$2
+	echo "$b"
+}
+
 # mem_total_kib: the kernel's MemTotal
 mem_total_kib() { sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 

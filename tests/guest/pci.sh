@@ -128,8 +128,7 @@ test_pci_irq_moves() {
 		--output-format=terse --terse-version=3 --output=/tmp/irq.still
 	still_max=$(cut -d';' -f15 /tmp/irq.still)
 	# 8 times that, and at least 5 s
-	bound_us=$((8 * ${still_max%.*}))
-	[ "$bound_us" -ge 5000000 ] || bound_us=5000000
+	bound_us=$(control_bound_us "$still_max" 5000000)
 	dmesg -c >/dev/null
 	irqs=$(sed -n 's/^ *\([0-9]*\):.*nvme0q.*/\1/p' /proc/interrupts | tr '\n' ' ')
 	fio --name=irqmove --filename=/dev/nvme0n1 --size=8M --bs=4k --rw=randread \
