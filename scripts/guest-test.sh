@@ -179,8 +179,9 @@ fi
 # slows the other's interrupts. TCG derives every vCPU's TSC from one
 # monotonic host counter.
 # started: has the guest begun its first test (its "--- NAME: description"
-# line, after the console's escapes)
-started() { tr -d '\r' <"$log" | grep -qE -- '--- [a-z0-9_]+(: .*)?$'; }
+# line, after the console's escapes); QEMU's redirection may not have
+# made the log yet when it is first asked
+started() { [ -f "$log" ] && tr -d '\r' <"$log" | grep -qE -- '--- [a-z0-9_]+(: .*)?$'; }
 # boot: one run of the guest; $status is QEMU's exit status, or "stall"
 # when no test began within boot_limit_s (QEMU is then stopped)
 boot_limit_s=${GUEST_BOOT_LIMIT:-600}
