@@ -6,6 +6,7 @@
  *   nvmev_drive.c   one drive's creation and removal, in order
  *   nvmev_configfs.c drives made at run time (/sys/kernel/config/nvmev)
  *   nvmev_bar_mem.c the registers' memory: memmap= or a memory block
+ *   nvmev_fwmap.c   the firmware's memory map, as /sys/firmware/memmap has it
  *   nvmev_pci.c     virtual PCI bus, config space, MSI-X delivery
  *   nvmev_msi.c     an MSI domain of our own when the kernel has none
  *   nvmev_ctrl.c    registers, queues, doorbells, completions (portable,
@@ -264,6 +265,9 @@ bool nvmev_pci_poll(struct nvmev_dev *dev);
 /* nvmev_worker.c */
 int nvmev_worker_start(struct nvmev_dev *dev);
 void nvmev_worker_stop(struct nvmev_dev *dev);
+
+/* nvmev_fwmap.c: the firmware's memory map */
+bool nvmev_fwmap_ram(u64 start, u64 end);
 
 /* nvmev_bar_mem.c: the memory under BAR0 (and a memmap= data area) */
 int nvmev_bar_mem_claim(struct nvmev_dev *dev);

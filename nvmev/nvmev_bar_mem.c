@@ -102,13 +102,12 @@ static void nvmev_explain_reservation(struct nvmev_dev *dev, const char *what)
 
 /*
  * memmap=SIZE$START turns RAM into "Reserved" in the kernel's E820 table;
- * the firmware's own table still has it as RAM. A range the firmware
- * reserved (or did not map) is not memory memmap= set aside. Which table
- * and types the kernel lets a module read: nvmev_compat.h.
+ * the firmware's own map still has it as RAM (nvmev_fwmap.c). A range the
+ * firmware reserved (or did not map) is not memory memmap= set aside.
  */
 static bool nvmev_firmware_ram(u64 start, u64 size)
 {
-	return nvmev_e820_firmware_ram(start, start + size);
+	return nvmev_fwmap_ram(start, start + size);
 }
 
 /*
@@ -200,7 +199,8 @@ struct nvmev_block_scan {
  * first: it costs the running kernel nothing, and taking another would
  * leave one more block offline with every reload. Memory a driver
  * manages (virtio-mem, dax/kmem) or hot-plugged (a DIMM, a balloon) is
- * its driver's to online or remove, and is not boot RAM.
+ * its driver's to online or remove, and is not boot RAM: hot-add puts it
+ * in the firmware's map, never in the kernel's E820 table.
  */
 static bool nvmev_block_given_back(const struct resource *res, u64 size)
 {
@@ -208,6 +208,7 @@ static bool nvmev_block_given_back(const struct resource *res, u64 size)
 	       IS_ALIGNED(res->start, size) &&
 	       !(res->flags & IORESOURCE_SYSRAM_DRIVER_MANAGED) &&
 	       !pfn_to_online_page(PFN_DOWN(res->start)) &&
+	       e820__mapped_any(res->start, res->end + 1, E820_TYPE_RAM) &&
 	       nvmev_firmware_ram(res->start, size);
 }
 

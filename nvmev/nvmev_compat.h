@@ -38,58 +38,6 @@
 #endif
 
 /*
- * Whether [@start, @end) is RAM to the firmware's E820 table: some RAM and
- * nothing the firmware marked otherwise (nvmev_bar_mem.c: a memmap= range
- * must be RAM memmap= reserved, a block given back boot RAM).
- *
- * Up to 6.14 "otherwise" includes E820_TYPE_RESERVED_KERN, RAM the kernel
- * set aside for its boot data (setup_data), in its own table, never in the
- * firmware's. 6.15 removed the type (commit efe659ac0146: that data is
- * reserved in memblock, its range stays RAM): nothing replaces it.
- *
- * Later kernels export e820__mapped_raw_any(), the firmware's table, to
- * KVM's modules alone (EXPORT_SYMBOL_FOR_KVM, defined from then on). There
- * the module reads the kernel's table (e820__mapped_any()): the firmware's
- * entries, except where memmap=SIZE$START turned RAM into Reserved. A
- * firmware type above Reserved (ACPI, NVS, unusable, persistent, soft
- * reserved) survives memmap= there and is still refused; Reserved counts
- * as RAM, so a memmap= range over memory the firmware itself reserved is
- * not told apart from one over RAM on these kernels.
- */
-#include <linux/kvm_types.h>
-#include <asm/e820/api.h>
-
-#ifdef EXPORT_SYMBOL_FOR_KVM
-#define nvmev_e820_any	e820__mapped_any
-#else
-#define nvmev_e820_any	e820__mapped_raw_any
-#endif
-
-static inline bool nvmev_e820_firmware_ram(u64 start, u64 end)
-{
-	static const enum e820_type not_ram[] = {
-		E820_TYPE_ACPI, E820_TYPE_NVS, E820_TYPE_UNUSABLE,
-		E820_TYPE_PMEM, E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
-#ifndef EXPORT_SYMBOL_FOR_KVM
-		E820_TYPE_RESERVED,
-#endif
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
-		E820_TYPE_RESERVED_KERN,
-#endif
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
-		if (nvmev_e820_any(start, end, not_ram[i]))
-			return false;
-#ifdef EXPORT_SYMBOL_FOR_KVM
-	if (nvmev_e820_any(start, end, E820_TYPE_RESERVED))
-		return true;
-#endif
-	return nvmev_e820_any(start, end, E820_TYPE_RAM);
-}
-
-/*
  * The module's own MSI domain for its PCI function (nvmev_msi.c), from
  * @info: the chip that composes the message and keeps the affinity, the
  * flow handler, and ops->msi_free, called for each interrupt freed.
