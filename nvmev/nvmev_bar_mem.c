@@ -102,12 +102,13 @@ static void nvmev_explain_reservation(struct nvmev_dev *dev, const char *what)
 
 /*
  * memmap=SIZE$START turns RAM into "Reserved" in the kernel's E820 table;
- * the firmware's own map still has it as RAM (nvmev_fwmap.c). A range the
- * firmware reserved (or did not map) is not memory memmap= set aside.
+ * the firmware's own table still has it as RAM. A range the firmware
+ * reserved (or did not map) is not memory memmap= set aside. How the
+ * kernel lets a module read the firmware's table: nvmev_compat.h.
  */
 static bool nvmev_firmware_ram(u64 start, u64 size)
 {
-	return nvmev_fwmap_ram(start, start + size);
+	return nvmev_e820_firmware_ram(start, start + size);
 }
 
 /*
@@ -200,7 +201,8 @@ struct nvmev_block_scan {
  * leave one more block offline with every reload. Memory a driver
  * manages (virtio-mem, dax/kmem) or hot-plugged (a DIMM, a balloon) is
  * its driver's to online or remove, and is not boot RAM: hot-add puts it
- * in the firmware's map, never in the kernel's E820 table.
+ * in /sys/firmware/memmap (what 7.x reads as the firmware's table), never
+ * in the kernel's E820 table.
  */
 static bool nvmev_block_given_back(const struct resource *res, u64 size)
 {

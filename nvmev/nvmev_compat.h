@@ -38,6 +38,50 @@
 #endif
 
 /*
+ * Whether [@start, @end) is RAM to the firmware's E820 table: some RAM and
+ * nothing the firmware marked otherwise (nvmev_bar_mem.c: a memmap= range
+ * must be RAM memmap= reserved, a block given back boot RAM). memmap= and
+ * the firmware both make Reserved in the kernel's own table: only the
+ * firmware's tells them apart.
+ *
+ * Up to 6.x the module reads it with e820__mapped_raw_any(). There "marked
+ * otherwise" includes E820_TYPE_RESERVED_KERN up to 6.14, RAM the kernel
+ * set aside for its boot data (setup_data), in its own table, never in the
+ * firmware's; 6.15 removed the type (commit efe659ac0146: that data is
+ * reserved in memblock, its range stays RAM).
+ *
+ * Later kernels export e820__mapped_raw_any() to KVM's modules alone
+ * (EXPORT_SYMBOL_FOR_KVM, defined from then on): there the module reads
+ * the same table from /sys/firmware/memmap (nvmev_fwmap.c), which needs
+ * CONFIG_FIRMWARE_MEMMAP (Debian's 7.2 has it; the guest kernel this tree
+ * builds from 6.1 does not, hence not on every kernel).
+ */
+#include <linux/kvm_types.h>
+#include <asm/e820/api.h>
+
+#ifdef EXPORT_SYMBOL_FOR_KVM
+#define nvmev_e820_firmware_ram	nvmev_fwmap_ram
+#else
+static inline bool nvmev_e820_firmware_ram(u64 start, u64 end)
+{
+	static const enum e820_type not_ram[] = {
+		E820_TYPE_ACPI, E820_TYPE_NVS, E820_TYPE_UNUSABLE,
+		E820_TYPE_PMEM, E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
+		E820_TYPE_RESERVED,
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
+		E820_TYPE_RESERVED_KERN,
+#endif
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(not_ram); i++)
+		if (e820__mapped_raw_any(start, end, not_ram[i]))
+			return false;
+	return e820__mapped_raw_any(start, end, E820_TYPE_RAM);
+}
+#endif
+
+/*
  * The module's own MSI domain for its PCI function (nvmev_msi.c), from
  * @info: the chip that composes the message and keeps the affinity, the
  * flow handler, and ops->msi_free, called for each interrupt freed.

@@ -7,11 +7,10 @@
  * RAM there and Reserved in the kernel's table; memory the firmware itself
  * reserved is Reserved in both.
  *
- * It is the one view of the firmware's table that every kernel from 6.1
- * to 7.2 gives a module: e820__mapped_raw_any() reads it too, but 7.x
- * exports it to KVM alone (EXPORT_SYMBOL_FOR_KVM), and no walker of the
- * firmware map is exported. So the module reads the files, as a user
- * would, each time it asks (hot-add changes the map).
+ * Kernels that export e820__mapped_raw_any() to KVM alone (7.x) leave a
+ * module no other view of the firmware's table: no walker of the firmware
+ * map is exported. So the module reads the files there, as a user would,
+ * each time it asks (hot-add changes the map); nvmev_compat.h says where.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
