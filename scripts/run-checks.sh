@@ -232,9 +232,15 @@ guest72() {
 			scripts/guest-test.sh iommu,memmap &&
 		GUEST_KERNEL=7.2 GUEST_MODULE=dkms scripts/fabric-pair.sh
 }
+# patched_long: the workload-level figures of the ext4 experiments
+# (fileserver, fileserver_small, SQLite; ~450 s of a quiet guest), which
+# make ext4 runs and checks too; the worst-case appends and overwrites
+# (ext4_experiment) stay in every check
 patched() {
+	local tests=patched
+	[ -n "${NVMEV_LONG:-}" ] && tests=patched,patched_long
 	[ -n "$patched_tree" ] || { echo "patched: the kernel did not build (above)"; return 1; }
-	KERNEL_TREE=$patched_tree GUEST_TIMEOUT=1800 scripts/guest-test.sh patched
+	KERNEL_TREE=$patched_tree GUEST_TIMEOUT=1800 scripts/guest-test.sh "$tests"
 }
 
 # NVMEV_LONG=1: the documented long mode (more load cycles, GC passes)

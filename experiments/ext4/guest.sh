@@ -110,7 +110,7 @@ test_ext4_experiment() {
 # 0.86; experiments/subpage/README.md). The bounds are the targets of that work.
 # SQLITE_JOURNAL, SQLITE_SYNC, SQLITE_SPREAD: nvmev-sqlite's
 # --journal-mode, --synchronous, --row-spread (default: the paper's).
-# tiers: patched
+# tiers: patched_long
 test_ext4_sqlite() {
 	check "insmod" load_nvmev || return 1
 	if fs_workload "$(fs_passes on)" "ext4_sqlite:" nvmev-sqlite --rows "${SQLITE_ROWS:-1000}" \
@@ -146,7 +146,7 @@ fileserver() {
 # holds three granules more than the next: 0.977-0.986 in four runs
 # (experiments/subpage/README.md). Hints off it reads at 0.78-0.82; the check runs hints
 # on only (fileserver_small checks that the switch matters).
-# tiers: patched
+# tiers: patched_long
 test_ext4_fileserver() {
 	check "insmod" load_nvmev || return 1
 	if fileserver "${FILESERVER_FILES:-256}" 32 "$(fs_passes on)"; then
@@ -164,7 +164,7 @@ test_ext4_fileserver() {
 # file's appends fill program units of their own and its two extents in
 # one unit are read together: 1.07-1.15 in the runs of experiments/subpage/README.md. The
 # bound is the target of that work.
-# tiers: patched
+# tiers: patched_long
 test_ext4_fileserver_small() {
 	check "insmod" load_nvmev || return 1
 	if fileserver "${FILESERVER_FILES:-256}" 16 "off on"; then

@@ -38,23 +38,23 @@ check() {
 }
 
 # the tiers a test can name on its "# tiers:" line ("none": run by name only)
-GUEST_TIERS="stock patched debug debug_long iommu memmap dkms movable"
+GUEST_TIERS="stock patched patched_long debug debug_long iommu memmap dkms movable"
 
 # tier_gives TIER: what the boot of that tier is there to give (the
 # requires_* names below): scripts/run-checks.sh boots it so. stock:
 # Debian's kernel, which can hot-remove memory (no memmap=), has /dev/mem,
 # zoned block devices and an nvme driver that leaves the hint feature
 # off; iommu and memmap: the guest tier's q35 boot with an Intel IOMMU,
-# interrupt remapping on and a memmap= reservation; patched, debug,
-# debug_long: the kernel with host-patches/ (no memory hot-remove: a
-# memmap= boot), the debug ones with kmemleak; dkms: the nvmev.ko DKMS
-# built; movable: movablecore= and no reservation.
+# interrupt remapping on and a memmap= reservation; patched,
+# patched_long, debug, debug_long: the kernel with host-patches/ (no
+# memory hot-remove: a memmap= boot), the debug ones with kmemleak; dkms:
+# the nvmev.ko DKMS built; movable: movablecore= and no reservation.
 tier_gives() {
 	case $1 in
 	stock) echo no_memmap devmem hints_off zoned ;;
 	iommu) echo memmap intremap ;;
 	memmap) echo memmap ;;
-	patched) echo patched ;;
+	patched | patched_long) echo patched ;;
 	debug | debug_long) echo patched memmap kmemleak ;;
 	dkms) echo dkms ;;
 	movable) echo movable no_memmap ;;
