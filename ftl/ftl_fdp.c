@@ -193,8 +193,8 @@ int ftl_fdp_update(struct ftl *ftl, u32 rg, u32 ruh, u64 now)
 	return 0;
 }
 
-int ftl_fdp_ruh_status(const struct ftl *ftl, u32 rg, u32 ruh,
-		       struct ftl_fdp_ruh_status *st)
+int ftl_fdp_ruh_get(const struct ftl *ftl, u32 rg, u32 ruh,
+		    struct ftl_fdp_ruh_status *st)
 {
 	const struct ftl_fdp_ruh *h;
 
@@ -208,8 +208,8 @@ int ftl_fdp_ruh_status(const struct ftl *ftl, u32 rg, u32 ruh,
 	return 0;
 }
 
-int ftl_fdp_stats(const struct ftl *ftl, u32 which, bool per_ruh,
-		  struct ftl_fdp_stats *st)
+int ftl_fdp_stats_get(const struct ftl *ftl, u32 which, bool per_ruh,
+		      struct ftl_fdp_stats *st)
 {
 	const struct ftl_fdp *f = ftl->fdp;
 
@@ -242,8 +242,7 @@ u32 ftl_fdp_nr_ru(const struct ftl *ftl)
 	return ftl->fdp ? ftl->fdp->nr_ru : 0;
 }
 
-int ftl_fdp_ru_info(const struct ftl *ftl, u32 ru,
-		    struct ftl_fdp_ru_info *info)
+int ftl_fdp_ru_get(const struct ftl *ftl, u32 ru, struct ftl_fdp_ru_info *info)
 {
 	if (ru >= ftl_fdp_nr_ru(ftl))
 		return -EINVAL;

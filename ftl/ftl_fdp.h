@@ -23,21 +23,20 @@ struct ftl;
 int ftl_fdp_update(struct ftl *ftl, u32 rg, u32 ruh, u64 now);
 
 /* What handle @ruh writes in group @rg; -EINVAL if there is no such. */
-int ftl_fdp_ruh_status(const struct ftl *ftl, u32 rg, u32 ruh,
-		       struct ftl_fdp_ruh_status *st);
+int ftl_fdp_ruh_get(const struct ftl *ftl, u32 rg, u32 ruh,
+		    struct ftl_fdp_ruh_status *st);
 
 /*
  * Counters of the drive (@which FTL_FDP_NONE), of reclaim group @which
  * (@per_ruh false) or of the data of handle @which (@per_ruh true);
  * -EINVAL with FDP off or out of range. ftl_stats_reset() zeroes them.
  */
-int ftl_fdp_stats(const struct ftl *ftl, u32 which, bool per_ruh,
-		  struct ftl_fdp_stats *st);
+int ftl_fdp_stats_get(const struct ftl *ftl, u32 which, bool per_ruh,
+		      struct ftl_fdp_stats *st);
 
 /* Reclaim unit records: how many, and one (-EINVAL beyond them). */
 u32 ftl_fdp_nr_ru(const struct ftl *ftl);
-int ftl_fdp_ru_info(const struct ftl *ftl, u32 ru,
-		    struct ftl_fdp_ru_info *info);
+int ftl_fdp_ru_get(const struct ftl *ftl, u32 ru, struct ftl_fdp_ru_info *info);
 
 /*
  * The reclaim unit holding the 4 KiB unit at byte @off and the handle
