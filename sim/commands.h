@@ -32,6 +32,7 @@ struct Subcommand {
 Subcommand add_params(CLI::App& app);
 Subcommand add_alignment(CLI::App& app);
 Subcommand add_randwrite(CLI::App& app);
+Subcommand add_hotcold(CLI::App& app);
 Subcommand add_fragment(CLI::App& app);
 Subcommand add_subpage(CLI::App& app);
 Subcommand add_zone_sweep(CLI::App& app);
