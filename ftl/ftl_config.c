@@ -167,8 +167,7 @@ static int ftl_derive_fdp(const struct ftl_config *cfg, struct ftl_geometry *g,
 			       g->dies);
 	g->fdp_rgs = (u32)cfg->fdp_reclaim_groups;
 	g->fdp_rg_dies = g->dies / g->fdp_rgs;
-	g->fdp_ru_dies = cfg->fdp_ru_dies ? (u32)ftl_min64(cfg->fdp_ru_dies, U32_MAX) :
-			 g->fdp_rg_dies;
+	g->fdp_ru_dies = cfg->fdp_ru_dies ? (u32)cfg->fdp_ru_dies : g->fdp_rg_dies;
 	if (g->fdp_ru_dies > g->fdp_rg_dies || g->fdp_rg_dies % g->fdp_ru_dies)
 		return ftl_err(-EINVAL, err, errlen,
 			       "fdp_ru_dies=%llu does not divide the %u dies of a reclaim group (dies / fdp_reclaim_groups)",

@@ -20,7 +20,9 @@
  * The host moves a handle on early with ftl_fdp_update(): the unit is
  * closed, its partial program units padded, and an event says how much
  * it held. The drive does the same when a die of the unit has no room
- * left even after GC (an implicitly modified handle).
+ * left even after GC (an implicitly modified handle), and when no die of
+ * the reclaim group has, the unit goes to the handle's unit in the next
+ * group (ftl_fdp_place()).
  *
  * A write into a zoned region follows its zone whatever handle it
  * carries (ftl_zone.c); every other write on a drive with FDP goes
@@ -145,8 +147,9 @@ static void ftl_fdp_move_on(struct ftl *ftl, u32 rg, u32 ruh,
 	ftl_fdp_close(ftl, ruh, h, t);
 }
 
-int ftl_fdp_place(struct ftl *ftl, u32 rg, u32 ruh, u32 lpn, u64 t, u32 *ppa,
-		  u32 *die)
+/* ftl_fdp_place() in reclaim group @rg only. */
+static int ftl_fdp_place_in(struct ftl *ftl, u32 rg, u32 ruh, u32 lpn, u64 t,
+			    u32 *ppa, u32 *die)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_fdp_ruh *h = ftl_fdp_handle(ftl, rg, ruh);
@@ -168,8 +171,11 @@ int ftl_fdp_place(struct ftl *ftl, u32 rg, u32 ruh, u32 lpn, u64 t, u32 *ppa,
 		/* a die without room: every die group of the group is tried */
 		if (++tries > g->fdp_rg_dies / g->fdp_ru_dies)
 			return -ENOSPC;
-		ftl_fdp_move_on(ftl, rg, ruh, h, FTL_FDP_EV_RUH_IMPLICIT,
-				FTL_RU_FIELD(ru_implicit), t);
+		if (h->placed)
+			ftl_fdp_move_on(ftl, rg, ruh, h, FTL_FDP_EV_RUH_IMPLICIT,
+					FTL_RU_FIELD(ru_implicit), t);
+		else
+			ftl_fdp_close(ftl, ruh, h, t);
 	}
 	h->gran_fill++;
 	h->die_fill[k]++;
@@ -178,6 +184,27 @@ int ftl_fdp_place(struct ftl *ftl, u32 rg, u32 ruh, u32 lpn, u64 t, u32 *ppa,
 	ftl->fdp->lpn_ruh[lpn] = (u8)ruh;
 	ftl_ru_host_placed(ftl, h->ru, ruh, 1);
 	return 0;
+}
+
+/*
+ * A reclaim group holds what its dies hold: once the one a write names
+ * has no room, the unit goes to the same handle in the next group that
+ * has (a placement fallback), as a full die's unit goes to the next die
+ * without FDP, so the drive takes what its capacity promises.
+ */
+int ftl_fdp_place(struct ftl *ftl, u32 rg, u32 ruh, u32 lpn, u64 t, u32 *ppa,
+		  u32 *die)
+{
+	u32 i;
+
+	for (i = 0; i < ftl->geo.fdp_rgs; i++) {
+		if (ftl_fdp_place_in(ftl, (rg + i) % ftl->geo.fdp_rgs, ruh, lpn,
+				     t, ppa, die))
+			continue;
+		ftl->st.placement_fallbacks += i > 0;
+		return 0;
+	}
+	return -ENOSPC;
 }
 
 int ftl_fdp_update(struct ftl *ftl, u32 rg, u32 ruh, u64 now)

@@ -153,6 +153,26 @@ TEST(FdpLayout, ReclaimGroupsAreDisjointDies) {
   EXPECT_EQ(fdp_stats(m, 1).host_units, 8 * gran);
 }
 
+// A reclaim group holds what its dies hold: the whole capacity written
+// through a handle of group 0 spills into group 1, and every write
+// succeeds.
+TEST(FdpLayout, AFullReclaimGroupFallsBackToTheNext) {
+  ftl_config c = small_config();
+  c.fdp_ruhs = 1;
+  c.fdp_reclaim_groups = 2;
+  Model m(c);
+  Engine e(m, 16);
+  const uint64_t units = m.capacity_bytes() / K4;
+  for (uint64_t pass = 0; pass < 2; pass++)
+    for (uint64_t u = 0; u < units; u += 8)
+      ASSERT_EQ(e.submit(fdp_write(u * K4, 8 * K4, 0, 0)).status, FTL_OK) << u;
+  e.drain();
+  EXPECT_GT(m.stats().placement_fallbacks, 0u);
+  EXPECT_GT(fdp_stats(m, 1).host_units, 0u);
+  EXPECT_GT(fdp_stats(m, 0).host_units, fdp_stats(m, 1).host_units);
+  EXPECT_EQ(m.check(), "");
+}
+
 // Two handles writing interleaved 4 KiB units never share a reclaim
 // unit, a block or a program unit, and each unit holds one handle's data.
 TEST(FdpWritePoints, InterleavedHandlesLandInTheirOwnUnits) {
