@@ -23,8 +23,7 @@ Subcommand add_hotcold(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--hot-writes", o->hp.hot_write_percent, "percent of writes to the hot region")
       ->capture_default_str();
-  cmd->add_option("--passes", o->hp.passes, "used-space multiples written")->capture_default_str();
-  cmd->add_option("--bs-kib", o->bs_kib, "write size")->capture_default_str();
+  add_random_write_options(cmd, o->hp, o->bs_kib, "used-space multiples written");
   const std::map<std::string, HandleBy> by{
       {"none", HandleBy::None}, {"lifetime", HandleBy::Lifetime}, {"region", HandleBy::Region}};
   cmd->add_option("--handle-by", o->hp.handle_by,
@@ -32,8 +31,6 @@ Subcommand add_hotcold(CLI::App& app) {
                   "in fdp_ruhs parts)")
       ->transform(CLI::CheckedTransformer(by, CLI::ignore_case))
       ->default_str("lifetime");
-  cmd->add_option("--qd", o->hp.queue_depth, "queue depth")->capture_default_str();
-  cmd->add_option("--seed", o->hp.seed, "random seed")->capture_default_str();
 
   return {cmd, [o](const RunContext& c) {
             HotColdParams& hp = o->hp;
@@ -41,12 +38,11 @@ Subcommand add_hotcold(CLI::App& app) {
             hp.block_bytes = o->bs_kib * KiB;
             HotColdResult r = run_hotcold(model, hp);
             json rep = base_report("hotcold", model);
-            rep["summary"] = {{"utilization_percent", hp.utilization_percent},
-                              {"write_amplification", r.write_amplification},
-                              {"fill_mb_per_s", r.fill.mb_per_s()},
-                              {"random_mb_per_s", r.random.mb_per_s()},
-                              {"gc_cycles", r.stats.gc_cycles},
-                              {"errors", r.stats.errors}};
+            json& s = rep["summary"];
+            s["utilization_percent"] = hp.utilization_percent;
+            add_random_write_summary(s, r);
+            s["gc_cycles"] = r.stats.gc_cycles;
+            s["errors"] = r.stats.errors;
             json rows = json::array();
             for (size_t h = 0; h < r.ruh.size(); h++) {
               const ftl_fdp_stats& s = r.ruh[h];

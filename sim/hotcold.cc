@@ -76,6 +76,7 @@ HotColdResult run_hotcold(Model& model, const HotColdParams& p) {
   r.random = e.end_phase();
   r.write_amplification = model.write_amplification();
   r.stats = model.stats();
+  r.dies = model.die_stats();
   for (uint32_t h = 0; h < l.ruhs; h++) {
     ftl_fdp_stats st{};
     ftl_fdp_stats_get(model.raw(), h, true, &st);

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "model.h"
 #include "units.h"
+#include "workloads.h"
 
 namespace nvmev {
 
@@ -22,23 +23,16 @@ enum class HandleBy { None, Lifetime, Region };
 // The first utilization_percent of the capacity is used, its first
 // hot_percent hot; after a sequential fill, passes x the used space of
 // random block_bytes writes, hot_write_percent of them to the hot region.
-struct HotColdParams {
+struct HotColdParams : RandWriteParams {
   unsigned utilization_percent = 100;
   unsigned hot_percent = 10;
   unsigned hot_write_percent = 90;
-  double passes = 3.0;
-  uint64_t block_bytes = 4 * KiB;
   HandleBy handle_by = HandleBy::Lifetime;
-  unsigned queue_depth = 32;
-  uint64_t seed = 1;
 };
 
-struct HotColdResult {
-  PhaseResult fill;
-  PhaseResult random;
-  double write_amplification;      // of the random phase
-  ftl_stats stats;                 // of the random phase
-  std::vector<ftl_fdp_stats> ruh;  // per handle, of the random phase; empty without FDP
+// RandWriteResult's figures, of the random writes, and per handle
+struct HotColdResult : RandWriteResult {
+  std::vector<ftl_fdp_stats> ruh;  // empty without FDP
 };
 
 HotColdResult run_hotcold(Model& model, const HotColdParams& p);
