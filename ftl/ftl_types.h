@@ -157,9 +157,8 @@ struct ftl_fdp_ru_info {
 	u32 rg;
 	u32 first_die;		/* its dies: first_die .. first_die + dies - 1 */
 	u32 dies;
-	u32 blocks;		/* blocks taken */
-	u32 live_blocks;	/* of them, not erased since: blocks - live
-				 * is how many GC erased */
+	u32 blocks;		/* blocks taken (less live_blocks: erased) */
+	u32 live_blocks;	/* of them, not erased since */
 	u64 host_units;
 	u64 media_units;	/* host, GC copies and padding */
 };
