@@ -275,10 +275,11 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 				  g->dies * (u64)g->units_per_block);
 	if (spare_per_die < g->gc_headroom)
 		return ftl_err(-EINVAL, err, errlen,
-			       "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
+			       "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2%s); raise op_percent or capacity, or lower pages_per_block",
 			       (unsigned long long)cfg->op_percent,
 			       (unsigned long long)spare_per_die,
-			       (unsigned long long)g->gc_headroom);
+			       (unsigned long long)g->gc_headroom,
+			       g->fdp_ruhs ? " + a block per FDP write point" : "");
 	if (g->gc_bg >= g->blocks_per_die)
 		return ftl_err(-EINVAL, err, errlen,
 			       "gc_bg_free_blocks=%llu must be below the %u blocks of a die",

@@ -80,6 +80,13 @@ TEST(FdpConfig, RefusesWhatDoesNotDivideWithItsMessage) {
       {[](ftl_config& c) { c.fdp_ru_blocks = 8 * 1000; },
        "fdp_ru_blocks=8000 puts 1000 blocks on each of its dies"},
       {[](ftl_config& c) {
+         c.capacity_mib = 0;
+         c.blocks_per_plane = 40;
+         c.fdp_ruhs = 4;
+         c.fdp_ruh_type = 2;
+       },
+       "GC needs 12 (gc_fg_free_blocks + 2 + a block per FDP write point)"},
+      {[](ftl_config& c) {
          c.fdp_ruhs = 64;
          c.write_buffer_kib = 4096;
        },
@@ -447,11 +454,16 @@ TEST(FdpHotCold, HandlesByLifetimeOrRegion) {
 // Hot and cold data in units of their own collect with fewer copies than
 // mixed: write amplification with a handle per lifetime is below that of
 // the same writes without FDP, the more so when GC keeps them apart too.
+// The same flash each time (blocks_per_plane: with capacity_mib, FDP's
+// headroom would add blocks).
 TEST(FdpHotCold, HandlesPerLifetimeLowerWriteAmplification) {
   HotColdParams p;
-  p.passes = 1;
+  p.passes = 2;
   auto waf = [&](uint64_t ruhs, uint64_t type) {
-    ftl_config c = paper_config(256);
+    ftl_config c = paper_config();
+    c.capacity_mib = 0;
+    c.blocks_per_plane = 64;
+    c.op_percent = 13;
     c.fdp_ruhs = ruhs;
     c.fdp_ruh_type = type;
     Model m(c);
