@@ -17,7 +17,7 @@ namespace {
 
 struct Layout {
   uint64_t used, hot;
-  uint32_t ruhs;
+  uint32_t ruhs, groups;
 };
 
 void write_at(Engine& e, const HotColdParams& p, const Layout& l, uint64_t off, uint64_t len) {
@@ -26,6 +26,8 @@ void write_at(Engine& e, const HotColdParams& p, const Layout& l, uint64_t off, 
   if (h >= 0) {
     c.fdp = 1;
     c.fdp_ruh = static_cast<uint16_t>(h);
+    // a group holds what its dies hold: the used space is spread over them
+    c.fdp_rg = static_cast<uint16_t>(off / ((l.used + l.groups - 1) / l.groups));
   }
   Completion r = e.submit(c);
   if (r.status != FTL_OK)
@@ -46,7 +48,8 @@ HotColdResult run_hotcold(Model& model, const HotColdParams& p) {
   Layout l{};
   l.used = cap / 100 * p.utilization_percent / bs * bs;
   l.hot = l.used / 100 * p.hot_percent / bs * bs;
-  l.ruhs = static_cast<uint32_t>(model.geometry().fdp_ruhs);
+  l.ruhs = model.geometry().fdp_ruhs;
+  l.groups = model.geometry().fdp_rgs;
   if (l.hot < bs || l.used - l.hot < bs)
     throw std::invalid_argument("hotcold: the hot and the cold region must each hold a block");
 

@@ -17,7 +17,8 @@ namespace nvmev {
 
 // How writes name a handle: not at all; hot writes handle 1 and cold
 // ones handle 0 (modulo fdp_ruhs); or the used LBA range cut into
-// fdp_ruhs equal regions, region i handle i.
+// fdp_ruhs equal regions, region i handle i. The reclaim group is that of
+// the write's part of the used range cut into fdp_reclaim_groups.
 enum class HandleBy { None, Lifetime, Region };
 
 // The first utilization_percent of the capacity is used, its first
