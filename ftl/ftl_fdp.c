@@ -6,8 +6,8 @@
  * groups of fdp_ru_dies, consecutive in the channel-first numbering (so
  * on different channels where the drive has enough). Each handle writes
  * one reclaim unit per reclaim group at a time, laid over one die group:
- * its units go round-robin over those dies, a granule (granularity_bytes)
- * on each before the next, through a write point of the handle's own on
+ * the handle's data goes round-robin over those dies, a granule
+ * (granularity_bytes) on each before the next, through a write point of the handle's own on
  * each die, which takes blocks of its own (ftl_map.c), so two handles
  * never share a program unit or a block. A unit holds fdp_ru_blocks
  * blocks, the same share on each die; once every die's share is written
