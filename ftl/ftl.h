@@ -14,6 +14,7 @@
 #define FTL_H
 
 #include "ftl_config.h"
+#include "ftl_fdp.h"
 #include "ftl_types.h"
 
 struct ftl;

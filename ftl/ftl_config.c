@@ -146,6 +146,44 @@ static u32 ftl_auto_wpts(const struct ftl_config *cfg, u32 dies, u64 pu_bytes)
 	return (u32)ftl_max64(1, ftl_min64(n, FTL_AUTO_WPTS_MAX));
 }
 
+/*
+ * Flexible data placement: reclaim groups of whole dies, each reclaim
+ * unit over fdp_ru_dies consecutive dies of its group, an equal number
+ * of blocks on each. Every handle has a write point on every die for its
+ * unit there; GC one per handle (persistently isolated) or one for all
+ * (initially isolated) on each die, as it relocates inside a die.
+ */
+static int ftl_derive_fdp(const struct ftl_config *cfg, struct ftl_geometry *g,
+			  char *err, size_t errlen)
+{
+	u64 blocks;
+
+	if (!cfg->fdp_ruhs)
+		return 0;
+	if (g->dies % cfg->fdp_reclaim_groups)
+		return ftl_err(-EINVAL, err, errlen,
+			       "fdp_reclaim_groups=%llu does not divide the %u dies (channels x dies_per_channel)",
+			       (unsigned long long)cfg->fdp_reclaim_groups,
+			       g->dies);
+	g->fdp_rgs = (u32)cfg->fdp_reclaim_groups;
+	g->fdp_rg_dies = g->dies / g->fdp_rgs;
+	g->fdp_ru_dies = cfg->fdp_ru_dies ? (u32)cfg->fdp_ru_dies : g->fdp_rg_dies;
+	if (g->fdp_ru_dies > g->fdp_rg_dies || g->fdp_rg_dies % g->fdp_ru_dies)
+		return ftl_err(-EINVAL, err, errlen,
+			       "fdp_ru_dies=%llu does not divide the %u dies of a reclaim group (dies / fdp_reclaim_groups)",
+			       (unsigned long long)cfg->fdp_ru_dies,
+			       g->fdp_rg_dies);
+	blocks = cfg->fdp_ru_blocks ? cfg->fdp_ru_blocks : g->fdp_ru_dies;
+	if (blocks % g->fdp_ru_dies)
+		return ftl_err(-EINVAL, err, errlen,
+			       "fdp_ru_blocks=%llu is not a multiple of the %u dies of a reclaim unit (fdp_ru_dies)",
+			       (unsigned long long)blocks, g->fdp_ru_dies);
+	g->fdp_ruhs = (u32)cfg->fdp_ruhs;
+	g->fdp_ru_die_blocks = (u32)(blocks / g->fdp_ru_dies);
+	g->fdp_gc_wpts = cfg->fdp_ruh_type == 2 ? g->fdp_ruhs : 1;
+	return 0;
+}
+
 int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 		      char *err, size_t errlen)
 {
@@ -187,22 +225,41 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	g->gran_units = (u32)(gran / FTL_MAP_UNIT);
 	g->stripe_bytes = gran * g->dies;
 
+	ret = ftl_derive_fdp(cfg, g, err, errlen);
+	if (ret)
+		return ret;
+	/*
+	 * With FDP every conventional write goes to a handle's point, so
+	 * the automatic choice leaves the die's shared point alone.
+	 */
 	g->host_wpts = (u32)cfg->write_points_per_die;
 	if (!g->host_wpts)
-		g->host_wpts = ftl_auto_wpts(cfg, g->dies, pu_bytes);
+		g->host_wpts = g->fdp_ruhs ? 1 :
+			       ftl_auto_wpts(cfg, g->dies, pu_bytes);
 	g->wpts = g->host_wpts > 1 ? g->host_wpts + 1 : 1;
+	g->gc_wpt = g->wpts - 1;
+	g->fdp_wpt = g->wpts;
+	if (g->fdp_ruhs)
+		g->wpts += g->fdp_ruhs + g->fdp_gc_wpts;
 	/*
 	 * GC relocates inside a die, so every die needs its own headroom:
 	 * the foreground threshold, one open block (every write point takes
 	 * its program units from it) and one block that only GC may take (so
-	 * relocation always has a destination).
+	 * relocation always has a destination). An FDP point fills a block
+	 * of its own reclaim unit: one more open block each.
 	 */
 	g->gc_fg = (u32)cfg->gc_fg_free_blocks;
 	g->gc_bg = (u32)cfg->gc_bg_free_blocks;
-	g->gc_headroom = g->gc_fg + 2;
+	g->gc_headroom = g->gc_fg + 2 + g->wpts - g->fdp_wpt;
 	ret = ftl_derive_blocks(cfg, g, err, errlen);
 	if (ret)
 		return ret;
+	if (g->fdp_ru_die_blocks > g->blocks_per_die - g->gc_headroom)
+		return ftl_err(-EINVAL, err, errlen,
+			       "fdp_ru_blocks=%llu puts %u blocks on each of its dies, more than the %u a die holds beside GC's headroom",
+			       (unsigned long long)cfg->fdp_ru_blocks,
+			       g->fdp_ru_die_blocks,
+			       g->blocks_per_die - g->gc_headroom);
 
 	if (g->logical_units < g->dies)
 		return ftl_err(-EINVAL, err, errlen,
@@ -218,10 +275,11 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 				  g->dies * (u64)g->units_per_block);
 	if (spare_per_die < g->gc_headroom)
 		return ftl_err(-EINVAL, err, errlen,
-			       "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2); raise op_percent or capacity, or lower pages_per_block",
+			       "capacity too small for GC headroom: op_percent=%llu leaves %llu spare blocks per die, GC needs %llu (gc_fg_free_blocks + 2%s); raise op_percent or capacity, or lower pages_per_block",
 			       (unsigned long long)cfg->op_percent,
 			       (unsigned long long)spare_per_die,
-			       (unsigned long long)g->gc_headroom);
+			       (unsigned long long)g->gc_headroom,
+			       g->fdp_ruhs ? " + a block per FDP write point" : "");
 	if (g->gc_bg >= g->blocks_per_die)
 		return ftl_err(-EINVAL, err, errlen,
 			       "gc_bg_free_blocks=%llu must be below the %u blocks of a die",
@@ -233,11 +291,13 @@ int ftl_config_derive(const struct ftl_config *cfg, struct ftl_geometry *g,
 	 * host write point; the buffer must also hold one more full unit or
 	 * a write could wait for space that is never released.
 	 */
-	need_buf = ((u64)g->dies * g->host_wpts + 1) * pu_bytes;
+	need_buf = ((u64)g->dies * (g->host_wpts + g->fdp_ruhs) + 1) * pu_bytes;
 	if ((cfg->write_buffer_kib << 10) < need_buf)
 		return ftl_err(-EINVAL, err, errlen,
-			       "write_buffer_kib=%llu is too small: it must hold (dies x write_points_per_die + 1) program units = %llu KiB",
+			       "write_buffer_kib=%llu is too small: it must hold (dies x %s + 1) program units = %llu KiB",
 			       (unsigned long long)cfg->write_buffer_kib,
+			       g->fdp_ruhs ? "(write_points_per_die + fdp_ruhs)" :
+			       "write_points_per_die",
 			       (unsigned long long)(need_buf >> 10));
 	g->wb_units = (u32)((cfg->write_buffer_kib << 10) / FTL_MAP_UNIT);
 

@@ -87,7 +87,23 @@
 	  "added to every completion: uniform in [0, jitter_ns] ns (scaled " \
 	  "by time_scale); 0 = deterministic latency")			\
 	X(jitter_seed, 1, 0, 4294967295,				\
-	  "seed of the jitter: the same seed gives the same delays")
+	  "seed of the jitter: the same seed gives the same delays")	\
+	X(fdp_ruhs, 0, 0, 128,						\
+	  "flexible data placement: reclaim unit handles, each writing " \
+	  "reclaim units of its own; 0 = FDP off")			\
+	X(fdp_reclaim_groups, 1, 1, 16384,				\
+	  "FDP reclaim groups; the dies are split evenly between them")	\
+	X(fdp_ru_dies, 0, 0, 16384,					\
+	  "dies one reclaim unit spans, consecutive in its reclaim "	\
+	  "group: 1 = one die, N = a die group of N, 0 = all dies of "	\
+	  "the group")							\
+	X(fdp_ru_blocks, 0, 0, 16777216,				\
+	  "erase blocks of one reclaim unit, an equal share on each of "	\
+	  "its dies; 0 = one on each")					\
+	X(fdp_ruh_type, 1, 1, 2,					\
+	  "reclaim unit handle type: 1 = initially isolated (GC may "	\
+	  "mix the handles' data of a reclaim group), 2 = persistently " \
+	  "isolated (GC keeps each handle's data in its own units)")
 
 struct ftl_config {
 #define FTL_CONFIG_FIELD(name, def, min, max, desc) u64 name;
@@ -110,6 +126,15 @@ struct ftl_geometry {
 	u32 gc_headroom;	/* blocks per die that data may not fill */
 	u32 host_wpts;		/* write points per die for host data */
 	u32 wpts;		/* all of them, GC's included */
+	/* flexible data placement (ftl_fdp.c); fdp_ruhs == 0: off */
+	u32 fdp_ruhs;
+	u32 fdp_rgs;		/* reclaim groups */
+	u32 fdp_rg_dies;	/* dies of a reclaim group */
+	u32 fdp_ru_dies;	/* dies of a reclaim unit */
+	u32 fdp_ru_die_blocks;	/* blocks of a reclaim unit on each of its dies */
+	u32 fdp_gc_wpts;	/* write points per die GC fills reclaim units through */
+	u32 fdp_wpt;		/* first FDP write point of a die; wpts if none */
+	u32 gc_wpt;		/* write point GC copies data outside units into */
 	u64 units_per_die;
 	u64 phys_units;
 	u64 logical_units;	/* exported capacity in units */

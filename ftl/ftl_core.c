@@ -8,6 +8,7 @@
 #include "ftl.h"
 #include "ftl_map.h"
 #include "ftl_placement.h"
+#include "ftl_ru.h"
 #include "ftl_timing.h"
 #include "ftl_zone.h"
 
@@ -24,7 +25,8 @@ static u64 ftl_tables_bytes(const struct ftl_geometry *g)
 	       (u64)g->dies * g->blocks_per_die *
 	       sizeof(((struct ftl *)0)->blocks[0]) +
 	       (u64)g->dies * sizeof(((struct ftl *)0)->dies[0]) +
-	       (u64)g->dies * g->wpts * sizeof(((struct ftl *)0)->wpts[0]);
+	       (u64)g->dies * g->wpts * sizeof(((struct ftl *)0)->wpts[0]) +
+	       ftl_ru_tables_bytes(g);
 }
 
 int ftl_metadata_bytes(const struct ftl_config *cfg, u64 *bytes, char *err,
@@ -76,12 +78,16 @@ int ftl_create(const struct ftl_config *cfg, struct ftl **out, char *err,
 		goto err_dies;
 	if (ftl_timing_init(ftl))
 		goto err_wpts;
+	if (ftl_ru_create(ftl))
+		goto err_timing;
 
 	ftl_map_init(ftl);
 	ftl_place_init(ftl);
 	*out = ftl;
 	return 0;
 
+err_timing:
+	ftl_timing_free(ftl);
 err_wpts:
 	ftl_free(ftl->wpts);
 err_dies:
@@ -109,6 +115,7 @@ void ftl_destroy(struct ftl *ftl)
 	if (!ftl)
 		return;
 	ftl_zoned_free(ftl);
+	ftl_ru_destroy(ftl);
 	ftl_timing_free(ftl);
 	ftl_free(ftl->wpts);
 	ftl_free(ftl->dies);
@@ -280,10 +287,35 @@ static bool ftl_conv_fits(const struct ftl *ftl, u64 first, u64 n)
 }
 
 /*
+ * Placement of one write, the first rule that applies deciding:
+ *  1. a write into a zoned region follows its zone (ftl_zone.c), whatever
+ *     handle or hint it carries;
+ *  2. with FDP on, the reclaim unit handle it names, else handle 0 of
+ *     reclaim group 0 (ftl_fdp.c); its hint is ignored;
+ *  3. its placement hint (ftl_placement.c);
+ *  4. the drive's round-robin cursor.
+ * A handle on a drive without FDP is ignored.
+ */
+static int ftl_place_unit(struct ftl *ftl, const struct ftl_cmd *cmd,
+			  struct ftl_place_cmd *pc, u32 lpn, u64 t, u32 *ppa,
+			  u32 *die, u32 *w)
+{
+	if (ftl->fdp)
+		return ftl_fdp_place(ftl, cmd->fdp ? cmd->fdp_rg : 0,
+				     cmd->fdp ? cmd->fdp_ruh : 0, lpn, t, ppa,
+				     die);
+	*die = ftl_place_die(ftl, pc, lpn, t, w);
+	return ftl_alloc_host_slot(ftl, *die, w,
+				   pc->mode != FTL_PLACE_ROUND_ROBIN, t, ppa,
+				   die);
+}
+
+/*
  * Writes complete early, once their data is in the write buffer; they
  * wait only when the buffer is full. NAND programs happen as program
  * units fill up and free their buffer space when they finish. A write
- * the conventional space has no room for fails before a unit is placed.
+ * the conventional space has no room for, or naming a handle the drive
+ * has not, fails before a unit is placed.
  */
 static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 		     u64 n, u64 now, u64 *done)
@@ -295,25 +327,30 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 	int status = FTL_OK;
 	u64 i;
 
-	if (zr)
+	if (zr) {
+		ftl->st.fdp_ignored_zone += ftl->fdp && cmd->fdp;
 		return ftl_zone_write(ftl, zr, cmd, first, n, t, done);
+	}
 	/* from conventional space into a zoned region: no zone's write */
 	if (ftl_zoned_overlap(ftl, first, n))
 		return FTL_ERR_INVALID;
 	*done = t;
+	if (ftl->fdp && cmd->fdp &&
+	    (cmd->fdp_rg >= g->fdp_rgs || cmd->fdp_ruh >= g->fdp_ruhs))
+		return FTL_ERR_INVALID;
 	if (!ftl_conv_fits(ftl, first, n))
 		return FTL_ERR_NO_SPACE;
-	ftl_place_begin(ftl, cmd, first, n, t, &pc);
+	if (!ftl->fdp)
+		ftl_place_begin(ftl, cmd, first, n, t, &pc);
+	else if (cmd->hint != FTL_HINT_NONE)
+		ftl->st.hint_ignored_fdp++;
 	for (i = 0; i < n; i++) {
-		u32 lpn = (u32)(first + i), ppa, die, w;
+		u32 lpn = (u32)(first + i), ppa, die, w = 0;
 
 		/* buffer space first, then the DMA of this unit */
 		t = ftl_bw_reserve(ftl, &ftl->link_rx, ftl_wbuf_acquire(ftl, t),
 				   FTL_MAP_UNIT);
-		die = ftl_place_die(ftl, &pc, lpn, t, &w);
-		if (ftl_alloc_host_slot(ftl, die, &w,
-					pc.mode != FTL_PLACE_ROUND_ROBIN, t,
-					&ppa, &die)) {
+		if (ftl_place_unit(ftl, cmd, &pc, lpn, t, &ppa, &die, &w)) {
 			ftl->wb.used--;		/* the unit never entered */
 			status = FTL_ERR_NO_SPACE;
 			break;
@@ -321,7 +358,8 @@ static int ftl_write(struct ftl *ftl, const struct ftl_cmd *cmd, u64 first,
 		ftl_invalidate(ftl, lpn);
 		ftl->p2l[ppa] = lpn;
 		ftl->l2p[lpn] = ppa;
-		ftl_place_note(ftl, &pc, die, w, ppa, t);
+		if (!ftl->fdp)
+			ftl_place_note(ftl, &pc, die, w, ppa, t);
 		ftl->dies[die].st.host_write_units++;
 		ftl->st.host_write_units++;
 	}

@@ -9,6 +9,7 @@
  * policy chose survives garbage collection.
  */
 #include "ftl_map.h"
+#include "ftl_ru.h"
 #include "ftl_timing.h"
 
 void ftl_free_push(struct ftl *ftl, u32 die, u32 blk)
@@ -63,8 +64,10 @@ void ftl_map_init(struct ftl *ftl)
 		u32 w;
 
 		d->wpt = &ftl->wpts[(size_t)die * g->wpts];
-		for (w = 0; w < g->wpts; w++)
+		for (w = 0; w < g->wpts; w++) {
 			d->wpt[w].pu = FTL_NONE;
+			d->wpt[w].own_blk = FTL_NONE;
+		}
 		d->open_blk = FTL_NONE;
 		d->reg_pu = FTL_NONE;
 		d->free_head = FTL_NONE;
@@ -123,13 +126,14 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_die *d = &ftl->dies[die];
 	u32 victim = ftl_gc_victim(ftl, die, limit);
-	u32 base, off, last_pu = FTL_NONE;
+	u32 base, off, last_pu = FTL_NONE, w;
 	struct ftl_block *vb;
 
 	if (victim == FTL_NONE)
 		return false;
 	vb = &ftl->blocks[ftl_blk_index(ftl, die, victim)];
 	base = ftl_ppa(ftl, die, victim, 0);
+	w = ftl_ru_gc_wpt(ftl, ftl_blk_index(ftl, die, victim));
 	d->busy_until = ftl_max64(d->busy_until, t);
 
 	for (off = 0; off < g->units_per_block && vb->valid; off++) {
@@ -146,7 +150,7 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 			d->st.gc_reads++;
 		}
 		/* cannot fail: the reserve block is ours (see FTL_GC_RESERVE) */
-		if (ftl_warn_once(ftl_alloc_slot(ftl, die, ftl_gc_wpt(ftl), true,
+		if (ftl_warn_once(ftl_alloc_slot(ftl, die, w, true,
 						 d->busy_until, &dst)))
 			return false;
 		ftl->p2l[base + off] = FTL_NONE;
@@ -155,6 +159,7 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 		ftl->p2l[dst] = lpn;
 		ftl->l2p[lpn] = dst;
 		d->st.gc_copies++;
+		ftl_ru_gc_copied(ftl, dst, lpn);
 	}
 
 	d->busy_until += g->t_erase;
@@ -162,6 +167,7 @@ static bool ftl_gc_one(struct ftl *ftl, u32 die, u64 t, u32 limit)
 	d->st.erases++;
 	d->erases_total++;
 	vb->erases++;
+	ftl_ru_block_erased(ftl, ftl_blk_index(ftl, die, victim));
 	ftl_free_push(ftl, die, victim);
 	ftl->st.gc_cycles++;
 	return true;
@@ -221,16 +227,53 @@ void ftl_gc_background(struct ftl *ftl, u64 now)
 }
 
 /*
+ * FDP point @w of @die takes the next program unit of its own block,
+ * first taking a free block (ftl_ru_block_taken() gives it to the point's
+ * reclaim unit) when it has none; as ftl_wpt_start() otherwise.
+ */
+static int ftl_wpt_start_own(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t)
+{
+	const struct ftl_geometry *g = &ftl->geo;
+	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_wpt *p = &d->wpt[w];
+	u32 bi;
+
+	if (p->own_blk == FTL_NONE) {
+		if (!gc && d->free_count <= g->gc_fg)
+			ftl_gc_foreground(ftl, die, t);
+		if (d->free_count <= (gc ? 0 : FTL_GC_RESERVE))
+			return -ENOSPC;
+		p->own_blk = ftl_free_pop(ftl, die);
+		p->own_next_pu = 0;
+		bi = ftl_blk_index(ftl, die, p->own_blk);
+		ftl->blocks[bi].own_open = 1;
+		ftl_ru_block_taken(ftl, die, w, bi);
+	}
+	bi = ftl_blk_index(ftl, die, p->own_blk);
+	p->pu = ftl_ppa(ftl, die, p->own_blk, p->own_next_pu * g->pu_units);
+	p->fill = 0;
+	p->pu_host_units = 0;
+	ftl->blocks[bi].pending++;
+	if (++p->own_next_pu == g->units_per_block / g->pu_units) {
+		ftl->blocks[bi].own_open = 0;	/* full once its units program */
+		p->own_blk = FTL_NONE;
+	}
+	return 0;
+}
+
+/*
  * Write point @p of @die takes the next program unit of the die's open
  * block, opening one if needed. Host writes (gc == false) may trigger
  * foreground GC and never take the GC reserve.
  */
-static int ftl_wpt_start(struct ftl *ftl, u32 die, struct ftl_wpt *p, bool gc,
-			 u64 t)
+static int ftl_wpt_start(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t)
 {
 	const struct ftl_geometry *g = &ftl->geo;
 	struct ftl_die *d = &ftl->dies[die];
+	struct ftl_wpt *p = &d->wpt[w];
 
+	if (ftl_wpt_owns_blocks(ftl, w))
+		return ftl_wpt_start_own(ftl, die, w, gc, t);
 	if (d->open_blk == FTL_NONE) {
 		if (!gc && d->free_count <= g->gc_fg) {
 			ftl_gc_foreground(ftl, die, t);
@@ -265,7 +308,7 @@ static void ftl_wpt_program(struct ftl *ftl, u32 die, struct ftl_wpt *p,
 	ftl_program(ftl, die, t, p->pu_host_units);
 	p->pu = FTL_NONE;
 	b->pending--;
-	if (!b->pending && !ftl_is_open_blk(ftl, die, bi))
+	if (!b->pending && !b->own_open && !ftl_is_open_blk(ftl, die, bi))
 		b->state = FTL_BLK_FULL;
 }
 
@@ -281,7 +324,7 @@ int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
 	struct ftl_die *d = &ftl->dies[die];
 	struct ftl_wpt *p = &d->wpt[w];
 
-	if (p->pu == FTL_NONE && ftl_wpt_start(ftl, die, p, gc, t))
+	if (p->pu == FTL_NONE && ftl_wpt_start(ftl, die, w, gc, t))
 		return -ENOSPC;
 	*ppa = p->pu + p->fill++;
 	d->valid_units++;
@@ -300,7 +343,23 @@ void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t)
 	if (p->pu == FTL_NONE)
 		return;
 	ftl->st.pad_units += ftl->geo.pu_units - p->fill;
+	ftl_ru_padded(ftl, p->pu / ftl->geo.units_per_block,
+		      ftl->geo.pu_units - p->fill);
 	ftl_wpt_program(ftl, die, p, t);
+}
+
+void ftl_wpt_drop_block(struct ftl *ftl, u32 die, u32 w)
+{
+	struct ftl_wpt *p = &ftl->dies[die].wpt[w];
+	struct ftl_block *b;
+
+	if (p->own_blk == FTL_NONE)
+		return;
+	b = &ftl->blocks[ftl_blk_index(ftl, die, p->own_blk)];
+	b->own_open = 0;
+	if (!b->pending)
+		b->state = FTL_BLK_FULL;
+	p->own_blk = FTL_NONE;
 }
 
 void ftl_wpt_release_blocks(struct ftl *ftl, u32 die, u64 t)
@@ -310,9 +369,10 @@ void ftl_wpt_release_blocks(struct ftl *ftl, u32 die, u64 t)
 
 	for (w = 0; w < ftl->geo.wpts; w++) {
 		u32 pu = d->wpt[w].pu;
+		u32 bi = pu / ftl->geo.units_per_block;
 
-		if (pu != FTL_NONE &&
-		    !ftl_is_open_blk(ftl, die, pu / ftl->geo.units_per_block))
+		if (pu != FTL_NONE && !ftl_is_open_blk(ftl, die, bi) &&
+		    !ftl->blocks[bi].own_open)
 			ftl_wpt_pad(ftl, die, w, t);
 	}
 }

@@ -15,6 +15,11 @@ int ftl_alloc_slot(struct ftl *ftl, u32 die, u32 w, bool gc, u64 t,
 /* Program write point @w's partly filled program unit, padded, at @t. */
 void ftl_wpt_pad(struct ftl *ftl, u32 die, u32 w, u64 t);
 /*
+ * FDP point @w of @die stops filling its block (its reclaim unit is
+ * closed): the block is full once its units in the buffer are programmed.
+ */
+void ftl_wpt_drop_block(struct ftl *ftl, u32 die, u32 w);
+/*
  * Foreground GC found no victim: program units that write points hold in
  * blocks already handed out whole keep those blocks from being victims.
  * Program them, padded, at @t.

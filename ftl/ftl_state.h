@@ -34,6 +34,7 @@ struct ftl_block {
 	u32 next;		/* free-list link */
 	u32 prog;		/* a zone block: units programmed so far */
 	u8 state;
+	u8 own_open;		/* an FDP point still hands out its program units */
 	u16 pending;		/* program units write points hold, unprogrammed */
 };
 
@@ -61,6 +62,12 @@ struct ftl_wpt {
 	u32 gran_gen;		/* granules completed so far */
 	u32 gran_start;		/* slot of its first unit */
 	u64 seq;		/* placement order of that unit (eviction) */
+	/*
+	 * An FDP point (index geo.fdp_wpt on) takes its program units from
+	 * a block of its own reclaim unit instead of the die's open block.
+	 */
+	u32 own_blk;		/* that block, FTL_NONE if none */
+	u32 own_next_pu;	/* its next program unit to hand out */
 };
 
 struct ftl_die {
@@ -117,6 +124,8 @@ struct ftl_place {
 	u32 gen;		/* @die's gran_gen when the cursor came to it */
 };
 
+struct ftl_fdp;
+
 /* Most zoned regions (ftl_zone.c) one model holds. */
 #define FTL_MAX_ZONED	16
 
@@ -140,6 +149,7 @@ struct ftl {
 	u64 jitter_state;	/* splitmix64, from jitter_seed */
 	struct ftl_zoned *zoned[FTL_MAX_ZONED];
 	u32 nr_zoned;
+	struct ftl_fdp *fdp;	/* flexible data placement, NULL when off */
 };
 
 static inline u32 ftl_die_of(const struct ftl *ftl, u32 ppa)
@@ -166,10 +176,16 @@ static inline bool ftl_is_open_blk(const struct ftl *ftl, u32 die, u32 bi)
 	return open != FTL_NONE && bi == ftl_blk_index(ftl, die, open);
 }
 
-/* The write point GC copies into. */
+/* The write point GC copies data outside reclaim units into. */
 static inline u32 ftl_gc_wpt(const struct ftl *ftl)
 {
-	return ftl->geo.wpts - 1;
+	return ftl->geo.gc_wpt;
+}
+
+/* Write point @w fills blocks of its own (an FDP point). */
+static inline bool ftl_wpt_owns_blocks(const struct ftl *ftl, u32 w)
+{
+	return w >= ftl->geo.fdp_wpt;
 }
 
 static inline u32 ftl_channel_of(const struct ftl *ftl, u32 die)

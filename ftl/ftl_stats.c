@@ -37,6 +37,7 @@ void ftl_stats_reset(struct ftl *ftl)
 	ftl_memset(&ftl->st, 0, sizeof(ftl->st));
 	for (die = 0; die < ftl->geo.dies; die++)
 		ftl_memset(&ftl->dies[die].st, 0, sizeof(ftl->dies[die].st));
+	ftl_fdp_stats_reset(ftl);
 }
 
 u64 ftl_waf_milli(const struct ftl *ftl)
@@ -75,20 +76,29 @@ static int ftl_check_block(const struct ftl *ftl, u32 die, u32 blk,
 	const struct ftl_die *d = &ftl->dies[die];
 	const struct ftl_block *b = &ftl->blocks[ftl_blk_index(ftl, die, blk)];
 	u32 base = ftl_ppa(ftl, die, blk, 0), valid = 0, held = 0, off, w;
-	bool marked_open;
-	u32 limit = blk == d->open_blk ? d->next_pu * g->pu_units :
-		    g->units_per_block;
+	bool marked_open, handed = blk == d->open_blk;
+	u32 limit = handed ? d->next_pu * g->pu_units : g->units_per_block;
 
-	for (w = 0; w < g->wpts; w++)
+	for (w = 0; w < g->wpts; w++) {
 		if (d->wpt[w].pu != FTL_NONE &&
 		    d->wpt[w].pu / g->units_per_block == base / g->units_per_block)
 			held++;
+		/* an FDP point's own block: handed out up to its next unit */
+		if (ftl_wpt_owns_blocks(ftl, w) && d->wpt[w].own_blk == blk) {
+			handed = true;
+			limit = d->wpt[w].own_next_pu * g->pu_units;
+		}
+	}
+	if (handed != (blk == d->open_blk || b->own_open))
+		return ftl_bad(err, errlen,
+			       "die %u block %u: handed out %u, marked %u",
+			       die, blk, handed, b->own_open);
 	if (held != b->pending)
 		return ftl_bad(err, errlen,
 			       "die %u block %u: write points hold %u program units, %u recorded",
 			       die, blk, held, b->pending);
 	marked_open = b->state == FTL_BLK_OPEN;
-	if ((blk == d->open_blk || held) != marked_open)
+	if ((handed || held) != marked_open)
 		return ftl_bad(err, errlen,
 			       "die %u block %u: state %u, open block %u, %u program units held",
 			       die, blk, b->state, d->open_blk, held);
@@ -192,5 +202,7 @@ int ftl_check(const struct ftl *ftl, char *err, size_t errlen)
 		return ftl_bad(err, errlen,
 			       "write buffer holds %u units, capacity %u",
 			       ftl->wb.used, g->wb_units);
-	return ftl_zoned_check_all(ftl, err, errlen) ? -EIO : 0;
+	if (ftl_zoned_check_all(ftl, err, errlen))
+		return -EIO;
+	return ftl_fdp_check(ftl, err, errlen);
 }

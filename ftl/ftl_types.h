@@ -36,6 +36,9 @@ enum ftl_hint_kind {
 struct ftl_cmd {
 	u8 op;			/* enum ftl_op */
 	u8 hint;		/* enum ftl_hint_kind, writes only */
+	u8 fdp;			/* writes: 1 = fdp_rg, fdp_ruh name its handle */
+	u16 fdp_ruh;		/* reclaim unit handle */
+	u16 fdp_rg;		/* reclaim group */
 	u64 off;		/* byte offset; any alignment, mapped per 4 KiB */
 	u64 len;		/* bytes; 0 only for FTL_OP_FLUSH */
 	u64 hint_prev_off;	/* byte offset, FTL_HINT_APPEND only */
@@ -88,6 +91,8 @@ struct ftl_stats {
 	u64 hint_ignored_wear;		/* target die too worn (hint_wear_gap) */
 	u64 hint_new_units;		/* overwrite units with no old copy */
 	u64 hint_fallback_units;	/* hinted units moved off a full die */
+	u64 hint_ignored_fdp;		/* FDP placed the write */
+	u64 fdp_ignored_zone;		/* a zone placed a write with a handle */
 };
 
 /* Where a 4 KiB unit is (ftl_locate()) */
@@ -109,6 +114,71 @@ struct ftl_zone_stats {
 	u64 blocks;		/* gauge: erase blocks the zone holds */
 	u32 first_die;		/* the zone's dies: first_die.. (mod dies) */
 	u32 width;
+};
+
+/*
+ * Flexible data placement counters (ftl_fdp_stats(), per handle, per
+ * reclaim group, per drive), in 4 KiB units; what log page 24h reports
+ * in bytes (host, media written; media erased).
+ */
+struct ftl_fdp_stats {
+	u64 host_units;		/* host data placed */
+	u64 media_units;	/* written to flash: host, GC copies, padding */
+	u64 gc_units;		/* of them, copied by GC */
+	u64 pad_units;		/* of them, padding of units closed early */
+	u64 erased_units;	/* erased: blocks x their units */
+	u64 ru_fills;		/* units a handle wrote to capacity */
+	u64 ru_updates;		/* moved on early by ftl_fdp_update() */
+	u64 ru_implicit;	/* moved on early by the drive (no room) */
+};
+
+/* What a handle writes in one reclaim group (ftl_fdp_ruh_status()). */
+struct ftl_fdp_ruh_status {
+	u32 ru;			/* its unit, FTL_FDP_NONE before a write opens one */
+	u8 used;		/* the host wrote through it */
+	u64 ru_units;		/* capacity of a unit */
+	u64 avail_units;	/* still writable in its unit (RUAMW) */
+};
+
+#define FTL_FDP_NONE		0xffffffffu
+#define FTL_FDP_RUH_MIXED	0xffffu	/* a GC unit of several handles */
+
+enum ftl_fdp_ru_state {
+	FTL_FDP_RU_FREE,
+	FTL_FDP_RU_OPEN,	/* a handle or GC writes it */
+	FTL_FDP_RU_CLOSED,	/* full or moved on from; its blocks not all erased */
+};
+
+/* One reclaim unit (ftl_fdp_ru_info()). */
+struct ftl_fdp_ru_info {
+	u8 state;		/* enum ftl_fdp_ru_state */
+	u8 gc;			/* GC's destination */
+	u16 ruh;		/* owner, FTL_FDP_RUH_MIXED */
+	u32 rg;
+	u32 first_die;		/* its dies: first_die .. first_die + dies - 1 */
+	u32 dies;
+	u32 blocks;		/* blocks taken (less live_blocks: erased) */
+	u32 live_blocks;	/* of them, not erased since */
+	u64 host_units;
+	u64 media_units;	/* host, GC copies and padding */
+};
+
+/* Event types, the values of log page 23h. */
+enum ftl_fdp_event_type {
+	FTL_FDP_EV_RU_NOT_FULL = 0x00,	/* RU not written to capacity */
+	FTL_FDP_EV_RUH_IMPLICIT = 0x81,	/* implicitly modified RUH */
+};
+
+/* Events the model keeps, newest last; older ones are dropped. */
+#define FTL_FDP_EVENTS		64
+
+struct ftl_fdp_event {
+	u8 type;		/* enum ftl_fdp_event_type */
+	u16 rg;
+	u16 ruh;
+	u32 ru;			/* the unit moved on from */
+	u64 time_ns;
+	u64 units;		/* written in it */
 };
 
 #endif /* FTL_TYPES_H */

@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "report.h"
+#include "workloads.h"
 
 namespace nvmev::cli {
 
@@ -29,9 +30,17 @@ struct Subcommand {
   std::function<void(const RunContext&)> run;
 };
 
+// --passes (described by @passes), --bs-kib, --qd and --seed of a
+// workload that fills the drive, then writes at random (cmd_randwrite.cc)
+void add_random_write_options(CLI::App* cmd, RandWriteParams& p, uint64_t& bs_kib,
+                              const char* passes);
+// its write amplification and the fill's and random writes' throughput
+void add_random_write_summary(json& summary, const RandWriteResult& r);
+
 Subcommand add_params(CLI::App& app);
 Subcommand add_alignment(CLI::App& app);
 Subcommand add_randwrite(CLI::App& app);
+Subcommand add_hotcold(CLI::App& app);
 Subcommand add_fragment(CLI::App& app);
 Subcommand add_subpage(CLI::App& app);
 Subcommand add_zone_sweep(CLI::App& app);

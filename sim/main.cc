@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
   // the order of --help
   const std::vector<cli::Subcommand> commands = {
       cli::add_params(app),    cli::add_alignment(app),  cli::add_randwrite(app),
-      cli::add_fragment(app),  cli::add_subpage(app),    cli::add_zone_sweep(app),
-      cli::add_zone_log(app),  cli::add_trace(app)};
+      cli::add_hotcold(app),   cli::add_fragment(app),   cli::add_subpage(app),
+      cli::add_zone_sweep(app), cli::add_zone_log(app),  cli::add_trace(app)};
 
   try {
     app.parse(argc, argv);

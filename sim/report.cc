@@ -44,7 +44,9 @@ json to_json(const ftl_stats& st) {
               {"hint_ignored_unmapped", st.hint_ignored_unmapped},
               {"hint_ignored_wear", st.hint_ignored_wear},
               {"hint_new_units", st.hint_new_units},
-              {"hint_fallback_units", st.hint_fallback_units}};
+              {"hint_fallback_units", st.hint_fallback_units},
+              {"hint_ignored_fdp", st.hint_ignored_fdp},
+              {"fdp_ignored_zone", st.fdp_ignored_zone}};
 }
 
 json to_json(const ftl_die_stats& st) {

@@ -32,8 +32,21 @@
 //   store-leak    the page-backed store holds a page for a unit the
 //                 model does not map (a failed write kept its pages)
 //   report        Zone Management Receive's report differs
+//   fdp           with flexible data placement on, the model's own
+//                 checker (ftl_check(): mapping, counters, no reclaim
+//                 unit holding data of a handle it may not) fails, its
+//                 counters do not add up, or a handle update is refused
 // Allowed, any but no-space and limits ends the input there.
 // FUZZ_MODEL_TRACE=1 prints the layout and every command.
+//
+// Flexible data placement: the upper bits of the layout's write point
+// byte turn it on (handles, handle type, reclaim groups, unit layout and
+// size; 0 in every seed without it). A write's handle is then the
+// fuzzer's choice, not decoded from the command: each step of such a
+// drive reads a handle byte, and the link wraps
+// ftl_submit() so the step's writes carry that handle into the model; the
+// step that verifies everything also moves the handle to a fresh unit
+// (ftl_fdp_update()).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -185,6 +198,7 @@ void zone_write_rules(const RNs& ns, u64 slba, u64 nlb, bool append, Refusals& r
 
 struct Drive {
   nvmev_dev* dev = nullptr;
+  bool fdp = false;
   u8* host = nullptr;
   u8* linear = nullptr;
   std::vector<RNs> ns;
@@ -695,6 +709,48 @@ void check_limits(const std::vector<RNs>& nss) {
   }
 }
 
+// ---- flexible data placement ----
+
+// The handle the writes of the current step carry (fdp 0: none).
+ftl_cmd g_handle{};
+
+// The step's handle byte: bit 7 no handle, else a handle and a group.
+void pick_handle(Drive& d, Input& in) {
+  const ftl_config* c = ftl_get_config(d.dev->ftl);
+  u8 h = in.u8();
+  g_handle.fdp = !(h & 0x80);
+  g_handle.fdp_ruh = static_cast<u16>(h % c->fdp_ruhs);
+  g_handle.fdp_rg = static_cast<u16>((h >> 3) % c->fdp_reclaim_groups);
+}
+
+void check_fdp(Drive& d) {
+  char err[FTL_ERRMSG_LEN] = "";
+  if (ftl_check(d.dev->ftl, err, sizeof(err))) fail("fdp", err);
+  ftl_fdp_stats st{};
+  if (ftl_fdp_stats_get(d.dev->ftl, FTL_FDP_NONE, false, &st) == 0 && kTrace)
+    std::cerr << "fdp: host " << st.host_units << " media " << st.media_units << " gc " << st.gc_units
+              << " pad " << st.pad_units << " erased " << st.erased_units << " fills " << st.ru_fills
+              << " updates " << st.ru_updates << " implicit " << st.ru_implicit << "\n";
+  if (ftl_fdp_stats_get(d.dev->ftl, FTL_FDP_NONE, false, &st) ||
+      st.media_units != st.host_units + st.gc_units + st.pad_units)
+    fail("fdp", "media units " + std::to_string(st.media_units) + " are not host " +
+                    std::to_string(st.host_units) + " + GC " + std::to_string(st.gc_units) +
+                    " + padding " + std::to_string(st.pad_units));
+}
+
+// The upper bits of the write point byte: handles 0 (off) to 3, their
+// type, two reclaim groups, units on one die, two or all dies of a group
+// with one or two blocks on each.
+void set_fdp(ftl_config& cfg, u8 wp) {
+  u32 dies = static_cast<u32>(cfg.channels * cfg.dies_per_channel), layout = wp >> 6;
+  cfg.fdp_ruhs = (wp >> 2) % 4;
+  cfg.fdp_ruh_type = 1 + ((wp >> 4) & 1);
+  cfg.fdp_reclaim_groups = (wp >> 5) & 1 && dies % 2 == 0 ? 2 : 1;
+  u32 rg_dies = dies / static_cast<u32>(cfg.fdp_reclaim_groups);
+  cfg.fdp_ru_dies = layout == 1 ? 1 : layout == 2 && rg_dies % 2 == 0 ? 2 : 0;
+  cfg.fdp_ru_blocks = layout == 3 ? 2 * rg_dies : 0;
+}
+
 // ---- the layout ----
 
 std::unique_ptr<Drive> make_drive(Input& in) {
@@ -710,7 +766,9 @@ std::unique_ptr<Drive> make_drive(Input& in) {
   cfg.pages_per_block = 4u << (in.u8() % 3);
   cfg.capacity_mib = 4 + in.u8() % 21;
   cfg.op_percent = 3 + in.u8() % 25;
-  cfg.write_points_per_die = in.u8() % 4;
+  u8 wp = in.u8();
+  cfg.write_points_per_die = wp % 4;
+  set_fdp(cfg, wp);
   cfg.write_buffer_kib = 256u << (in.u8() % 4);
   cfg.jitter_ns = 0;
   u8 nn = 1 + in.u8() % 3;
@@ -746,6 +804,7 @@ std::unique_ptr<Drive> make_drive(Input& in) {
   if (nvmev_host_init(dev)) return nullptr;
   char err[FTL_ERRMSG_LEN];
   if (ftl_create(&cfg, &dev->ftl, err, sizeof(err))) return nullptr;
+  d->fdp = cfg.fdp_ruhs;
   u64 cap_mib = ftl_capacity_bytes(dev->ftl) >> 20;
   // The namespaces' slices as nvmev_drive.c lays them out: in NSID order,
   // each a whole number of MiB, the one of size 0 taking what is left.
@@ -804,7 +863,9 @@ std::unique_ptr<Drive> make_drive(Input& in) {
   if (kTrace) {
     std::cerr << "drive: " << cfg.channels << "x" << cfg.dies_per_channel << " dies, " << cap_mib << " MiB, page "
               << cfg.page_bytes << ", " << cfg.pages_per_block << " pages/block, op " << cfg.op_percent
-              << "%, store " << (d->linear ? "linear" : "pages") << " max " << dev->store.max_pages << "\n";
+              << "%, store " << (d->linear ? "linear" : "pages") << " max " << dev->store.max_pages << ", fdp "
+              << cfg.fdp_ruhs << " handles type " << cfg.fdp_ruh_type << " groups " << cfg.fdp_reclaim_groups
+              << " unit dies " << cfg.fdp_ru_dies << " blocks " << cfg.fdp_ru_blocks << "\n";
     for (auto& r : d->ns)
       std::cerr << " ns " << r.nsid << ": " << r.nsze << " x " << r.lba_bytes() << " B"
                 << (r.zoned ? ", zoned: " + std::to_string(r.z.size()) + " zones of " +
@@ -843,11 +904,13 @@ u64 pick_slba(Input& in, const RNs& ns) {
 void verify_all(Drive& d) {
   for (RNs& ns : d.ns) verify(d, ns, 0, ns.nsze, "data");
   check_store(d);
+  if (d.fdp) check_fdp(d);
 }
 
 void step(Drive& d, Input& in) {
   RNs& ns = d.ns[in.u8() % d.ns.size()];
   u8 op = in.u8() % 12;
+  if (d.fdp) pick_handle(d, in);
   switch (op) {
     case 0:
     case 1: {
@@ -922,9 +985,12 @@ void step(Drive& d, Input& in) {
       }
       break;
     default:
+      if (d.fdp && ftl_fdp_update(d.dev->ftl, g_handle.fdp_rg, g_handle.fdp_ruh, kshim_now_ns))
+        fail("fdp", "the update of a handle the drive has was refused");
       verify_all(d);
       break;
   }
+  g_handle.fdp = 0;
 }
 
 }  // namespace
@@ -936,6 +1002,19 @@ extern "C" void nvmev_ctrl_complete(struct nvmev_ctrl*, u16, u16 cid, u16 status
 }
 extern "C" void nvmev_errlog_add(struct nvmev_dev*, u16, u16, u32, u16, u64, u16) {}
 extern "C" void nvmev_errlog_io(struct nvmev_dev*, u16, const struct nvmev_sqe*, u16, u16) {}
+
+// The device's call into the model (linked with --wrap=ftl_submit): a
+// write takes the step's handle, as a decoded placement identifier would.
+extern "C" int __real_ftl_submit(struct ftl* ftl, const struct ftl_cmd* cmd, u64 now_ns, u64* done_ns);
+extern "C" int __wrap_ftl_submit(struct ftl* ftl, const struct ftl_cmd* cmd, u64 now_ns, u64* done_ns) {
+  ftl_cmd c = *cmd;
+  if (c.op == FTL_OP_WRITE && g_handle.fdp) {
+    c.fdp = 1;
+    c.fdp_ruh = g_handle.fdp_ruh;
+    c.fdp_rg = g_handle.fdp_rg;
+  }
+  return __real_ftl_submit(ftl, &c, now_ns, done_ns);
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);

@@ -101,6 +101,46 @@ def seeds():
     for _ in range(6):
         base = out[rnd.randrange(len(out))]
         out.append(base + bytes(rnd.randrange(256) for _ in range(200)))
+    out += fdp_seeds()
+    return out
+
+
+def fdp(ruhs, ruh_type=1, groups=1, layout=0):
+    """the write point byte with flexible data placement (fuzz_model.cc's
+    set_fdp()): layout 1 one die, 2 two dies, 3 all dies with 2 blocks
+    on each; 0 all dies, a block on each"""
+    return ruhs << 2 | (ruh_type - 1) << 4 | (groups - 1) << 5 | layout << 6
+
+
+def fstep(ns, op, handle, *fields):
+    """a step of an FDP drive: its handle byte (bit 7: none; ruh =
+    handle % ruhs, group = (handle >> 3) % groups) after the op"""
+    return U8(ns) + U8(op) + U8(handle) + b''.join(fields)
+
+
+def fdp_seeds():
+    out = []
+    # two handles, persistently isolated, two reclaim groups of two dies,
+    # units on one die: the drive filled through one handle, scattered
+    # overwrites through both, so that GC meets blocks of each, updates
+    L = layout([(1, 0, 0, 0, 0, 0, 0, 0)], chans=2, dpc=2, op=10,
+               wpts=fdp(2, 2, 2, 1))
+    rnd = random.Random(2)
+    s = L + fstep(0, 10, 0)
+    for i in range(80):
+        s += fstep(0, 0, i % 2, lba(rnd.randrange(4096)), nlb_small(8))
+    s += fstep(0, 11, 1) + fstep(0, 10, 0x80 | 1 << 3) + fstep(0, 11, 0)
+    out.append(s)
+    # three handles, initially isolated, units over all four dies with two
+    # blocks on each, a zoned namespace beside (its writes follow zones)
+    L = layout([(1, 0, 6, 0, 0, 0, 0, 0), (1, 1, 0, 1, 0, 0, 2, 3)],
+               chans=2, dpc=2, op=10, wpts=fdp(3, 1, 1, 3))
+    s = L
+    for i in range(12):
+        s += fstep(0, 0, i, lba(i * 64), nlb_any(100))
+    s += fstep(1, 0, 2, at_wp(0), nlb_any(100)) + fstep(0, 10, 2)
+    s += fstep(0, 11, 1) + fstep(0, 10, 0) + fstep(0, 11, 2)
+    out.append(s)
     return out
 
 

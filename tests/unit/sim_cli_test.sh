@@ -24,6 +24,9 @@ expect 2 "zone width 9 dies: must be 1 to the drive's 8" --capacity-mib 256 zone
 expect 2 "total_bytes must hold a zone per stream" --capacity-mib 256 zone-sweep --open-zones 32
 expect 2 "fill_percent leaves no room" --capacity-mib 256 zone-log --fill-percent 99
 expect 2 "" randwrite --passes x
+expect 2 "fdp_reclaim_groups=3 does not divide the 8 dies" --fdp-ruhs 2 --fdp-reclaim-groups 3 hotcold
+expect 2 "hot region 1..99 %" hotcold --hot-percent 0
+expect 2 "" hotcold --handle-by colour
 expect 2 "" --format xml params
 expect 2 "A subcommand is required"
 
@@ -37,6 +40,8 @@ expect 0 "^op,ops,bytes" --format csv trace "$tmp/ok.trace"
 expect 0 "^stride_kib,iops" --format csv alignment --region-mib 16 --stride-max-kib 64 --reads 500
 expect 0 "relative_throughput" --format csv fragment --capacity-mib 1024
 expect 0 "write_amplification" --format csv --capacity-mib 64 --op-percent 20 --pages-per-block 16 randwrite --passes 1
+# a row of write amplification per FDP handle
+expect 0 "^1,[0-9]*,[0-9]*,[0-9]*,0,[0-9]*,[0-9]*,1\.[0-9]*$" --format csv --capacity-mib 64 --op-percent 20 --pages-per-block 16 --fdp-ruhs 2 hotcold --passes 1
 # zones on flash: the log workload never collects a zoned drive (WAF
 # exactly 1, no GC copy), while the conventional one amplifies
 expect 0 "^zoned,1.0,0," --format csv --capacity-mib 256 zone-log --passes 2 --fill-percent 70
