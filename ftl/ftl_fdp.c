@@ -310,6 +310,49 @@ u32 ftl_fdp_events(const struct ftl *ftl, struct ftl_fdp_event *out, u32 max,
 	return (u32)kept;
 }
 
+bool ftl_fdp_event_supported(u8 type)
+{
+	return type == FTL_FDP_EV_RU_NOT_FULL ||
+	       type == FTL_FDP_EV_INVALID_PID ||
+	       type == FTL_FDP_EV_RUH_IMPLICIT;
+}
+
+int ftl_fdp_event_enable(struct ftl *ftl, u32 ruh, u8 type, bool on)
+{
+	struct ftl_fdp *f = ftl->fdp;
+
+	if (!f || ruh >= ftl->geo.fdp_ruhs || !ftl_fdp_event_supported(type))
+		return -EINVAL;
+	if (on)
+		f->ev_off[ruh] &= ~ftl_ru_ev_bit(type);
+	else
+		f->ev_off[ruh] |= ftl_ru_ev_bit(type);
+	return 0;
+}
+
+bool ftl_fdp_event_enabled(const struct ftl *ftl, u32 ruh, u8 type)
+{
+	const struct ftl_fdp *f = ftl->fdp;
+
+	return f && ruh < ftl->geo.fdp_ruhs && ftl_fdp_event_supported(type) &&
+	       !(f->ev_off[ruh] & ftl_ru_ev_bit(type));
+}
+
+void ftl_fdp_event_invalid_pid(struct ftl *ftl, u32 ruh, u16 pid, u32 nsid,
+			       u64 now)
+{
+	struct ftl_fdp_event *ev;
+
+	if (!ftl->fdp || ruh >= ftl->geo.fdp_ruhs)
+		return;
+	ev = ftl_ru_event(ftl, FTL_FDP_EV_INVALID_PID, 0, ruh,
+			  ftl_fdp_handle(ftl, 0, ruh)->ru, now);
+	if (ev) {
+		ev->pid = pid;
+		ev->nsid = nsid;
+	}
+}
+
 int ftl_fdp_check(const struct ftl *ftl, char *err, size_t errlen)
 {
 	const struct ftl_geometry *g = &ftl->geo;

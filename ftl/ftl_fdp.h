@@ -51,6 +51,25 @@ int ftl_fdp_locate(const struct ftl *ftl, u64 off, u32 *ru, u32 *ruh);
 u32 ftl_fdp_events(const struct ftl *ftl, struct ftl_fdp_event *out, u32 max,
 		   u64 *lost);
 
+/* Event types the model records: FTL_FDP_EV_*. */
+bool ftl_fdp_event_supported(u8 type);
+
+/*
+ * Record events of @type for handle @ruh (@on) or not; all are on when
+ * the model is created. -EINVAL with FDP off, @ruh out of range or a
+ * type it does not record.
+ */
+int ftl_fdp_event_enable(struct ftl *ftl, u32 ruh, u8 type, bool on);
+bool ftl_fdp_event_enabled(const struct ftl *ftl, u32 ruh, u8 type);
+
+/*
+ * A write of namespace @nsid named placement identifier @pid, which it
+ * may not use, and was placed through handle @ruh of reclaim group 0
+ * instead: an FTL_FDP_EV_INVALID_PID event if @ruh records it.
+ */
+void ftl_fdp_event_invalid_pid(struct ftl *ftl, u32 ruh, u16 pid, u32 nsid,
+			       u64 now);
+
 /* For ftl_core.c and ftl_stats.c. */
 /*
  * Place host unit @lpn of handle @ruh of group @rg, data ready at @t:

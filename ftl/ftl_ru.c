@@ -52,7 +52,7 @@ u64 ftl_ru_tables_bytes(const struct ftl_geometry *g)
 	       handles * (sizeof(struct ftl_fdp_ruh) +
 			  g->fdp_ru_dies * sizeof(u32)) +
 	       g->fdp_rgs * (sizeof(u32) + sizeof(struct ftl_fdp_stats)) +
-	       g->fdp_ruhs * sizeof(struct ftl_fdp_stats);
+	       g->fdp_ruhs * (sizeof(struct ftl_fdp_stats) + sizeof(u16));
 }
 
 void ftl_ru_destroy(struct ftl *ftl)
@@ -61,6 +61,7 @@ void ftl_ru_destroy(struct ftl *ftl)
 
 	if (!f)
 		return;
+	ftl_free(f->ev_off);
 	ftl_free(f->ruh_st);
 	ftl_free(f->rg_st);
 	ftl_free(f->rg_next);
@@ -99,8 +100,10 @@ int ftl_ru_create(struct ftl *ftl)
 	f->rg_next = ftl_zalloc(g->fdp_rgs, sizeof(*f->rg_next));
 	f->rg_st = ftl_zalloc(g->fdp_rgs, sizeof(*f->rg_st));
 	f->ruh_st = ftl_zalloc(g->fdp_ruhs, sizeof(*f->ruh_st));
+	f->ev_off = ftl_zalloc(g->fdp_ruhs, sizeof(*f->ev_off));
 	if (!f->ru || !f->blk_ru || !f->wpt_ru || !f->lpn_ruh || !f->ruh ||
-	    !f->die_fill || !f->rg_next || !f->rg_st || !f->ruh_st) {
+	    !f->die_fill || !f->rg_next || !f->rg_st || !f->ruh_st ||
+	    !f->ev_off) {
 		ftl_ru_destroy(ftl);
 		return -ENOMEM;
 	}
@@ -268,16 +271,21 @@ void ftl_ru_block_erased(struct ftl *ftl, u32 bi)
 		ftl_ru_free(f, ru);
 }
 
-void ftl_ru_event(struct ftl *ftl, u8 type, u32 rg, u32 ruh, u32 ru, u64 t)
+struct ftl_fdp_event *ftl_ru_event(struct ftl *ftl, u8 type, u32 rg, u32 ruh,
+				   u32 ru, u64 t)
 {
 	struct ftl_fdp *f = ftl->fdp;
 	struct ftl_fdp_event *ev = &f->ev[ftl_mod64(f->ev_total, FTL_FDP_EVENTS)];
 
+	if (ruh < ftl->geo.fdp_ruhs && (f->ev_off[ruh] & ftl_ru_ev_bit(type)))
+		return NULL;
+	ftl_memset(ev, 0, sizeof(*ev));
 	ev->type = type;
 	ev->rg = (u16)rg;
 	ev->ruh = (u16)ruh;
 	ev->ru = ru;
 	ev->time_ns = t;
-	ev->units = f->ru[ru].info.host_units;
+	ev->units = ru == FTL_NONE ? 0 : f->ru[ru].info.host_units;
 	f->ev_total++;
+	return ev;
 }

@@ -40,6 +40,7 @@ struct ftl_fdp {
 	struct ftl_fdp_stats total;
 	struct ftl_fdp_stats *rg_st;	/* [rg] */
 	struct ftl_fdp_stats *ruh_st;	/* [ruh] */
+	u16 *ev_off;		/* [ruh]: event types not recorded, ftl_ru_ev_bit() */
 	struct ftl_fdp_event ev[FTL_FDP_EVENTS];	/* ring */
 	u64 ev_total;		/* events ever recorded */
 };
@@ -90,7 +91,24 @@ void ftl_ru_padded(struct ftl *ftl, u32 bi, u32 units);
 /* Block @bi was erased. */
 void ftl_ru_block_erased(struct ftl *ftl, u32 bi);
 
-/* Record an event (enum ftl_fdp_event_type) in the ring. */
-void ftl_ru_event(struct ftl *ftl, u8 type, u32 rg, u32 ruh, u32 ru, u64 t);
+/*
+ * An event type's bit in ev_off: host events 00h-07h are bits 0-7,
+ * controller events 80h-87h bits 8-15; 0 for a type the model cannot
+ * record.
+ */
+static inline u16 ftl_ru_ev_bit(u8 type)
+{
+	if ((type & 0x7f) > 7)
+		return 0;
+	return (u16)(1u << ((type & 7) + (type & 0x80 ? 8 : 0)));
+}
+
+/*
+ * Record an event (enum ftl_fdp_event_type) in the ring, unless handle
+ * @ruh has its type turned off (ftl_fdp_event_enable()); returns it, or
+ * NULL if not recorded.
+ */
+struct ftl_fdp_event *ftl_ru_event(struct ftl *ftl, u8 type, u32 rg, u32 ruh,
+				   u32 ru, u64 t);
 
 #endif /* FTL_RU_H */

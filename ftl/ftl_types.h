@@ -166,6 +166,7 @@ struct ftl_fdp_ru_info {
 /* Event types, the values of log page 23h. */
 enum ftl_fdp_event_type {
 	FTL_FDP_EV_RU_NOT_FULL = 0x00,	/* RU not written to capacity */
+	FTL_FDP_EV_INVALID_PID = 0x03,	/* a write named no handle it may use */
 	FTL_FDP_EV_RUH_IMPLICIT = 0x81,	/* implicitly modified RUH */
 };
 
@@ -179,6 +180,12 @@ struct ftl_fdp_event {
 	u32 ru;			/* the unit moved on from */
 	u64 time_ns;
 	u64 units;		/* written in it */
+	/*
+	 * FTL_FDP_EV_INVALID_PID: what the device's command named, which
+	 * the model only passes on (it knows no namespaces)
+	 */
+	u32 nsid;
+	u16 pid;
 };
 
 #endif /* FTL_TYPES_H */
