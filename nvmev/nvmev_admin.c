@@ -12,6 +12,7 @@
 
 #include "nvmev.h"
 #include "nvmev_compat.h"
+#include "nvmev_fdp.h"
 
 /* serial and NQN: "NVMEV" or the NQN's prefix, and the PCI domain */
 #define NVMEV_SN	"NVMEV%08X"
@@ -88,6 +89,12 @@ static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	}
 	id->psd[0].entry_lat = cpu_to_le32(10);
 	id->psd[0].exit_lat = cpu_to_le32(10);
+	if (dev->ns.fdp.ruhs) {
+		/* one endurance group, the whole drive, with FDP */
+		id->ctratt |= cpu_to_le32(NVMEV_CTRATT_EG | NVMEV_CTRATT_FDPS);
+		put_unaligned_le16(NVMEV_ENDGID,
+				   (u8 *)id + NVMEV_ID_CTRL_ENDGIDMAX);
+	}
 }
 
 static void nvmev_ns_ids(struct nvmev_dev *dev, u32 nsid, u8 *eui64, u8 *nguid)
@@ -147,6 +154,8 @@ static void nvmev_identify_ns(struct nvmev_dev *dev, u32 nsid,
 	id->dlfeat = 1;			/* deallocated blocks read as zeroes */
 	id->lbaf[0].ds = per_lba;
 	nvmev_ns_ids(dev, nsid, id->eui64, id->nguid);
+	if (dev->ns.fdp.ruhs)
+		put_unaligned_le16(NVMEV_ENDGID, (u8 *)id + NVMEV_ID_NS_ENDGID);
 }
 
 /* no Write Zeroes within WZSL names more than NLB's 65,536 LBAs of 512 B */
@@ -310,14 +319,14 @@ static void nvmev_smart_log(struct nvmev_dev *dev, u32 nsid,
 }
 
 /* the admin commands, and the I/O commands of command set @csi */
-static void nvmev_effects_log(struct nvme_effects_log *e, u8 csi)
+static void nvmev_effects_log(struct nvme_effects_log *e, u8 csi, bool fdp)
 {
 	int op;
 
 	/* the commands nvmev_admin_parse() and nvmev_io_parse() accept */
 	for (op = 0; op < ARRAY_SIZE(e->acs); op++) {
 		e->acs[op] = cpu_to_le32(nvmev_admin_effects(op));
-		e->iocs[op] = cpu_to_le32(nvmev_io_effects(op, csi));
+		e->iocs[op] = cpu_to_le32(nvmev_io_effects(op, csi, fdp));
 	}
 }
 
@@ -349,7 +358,14 @@ u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
 		nvmev_pad_copy(page + 8, NVMEV_FR, sizeof_field(struct nvme_id_ctrl, fr));
 		break;
 	case NVME_LOG_CMD_EFFECTS:
-		nvmev_effects_log((struct nvme_effects_log *)page, req->csi);
+		nvmev_effects_log((struct nvme_effects_log *)page, req->csi,
+				  dev->ns.fdp.ruhs);
+		break;
+	default:		/* FDP's: every log it has fits a page */
+		status = nvmev_fdp_log_page(dev, req, page);
+		if (status)
+			goto out;
+		status = NVME_SC_INTERNAL;
 		break;
 	}
 	/* bytes past the end of the page read as zero */

@@ -4,17 +4,8 @@
  * Command Set" and NVM Command Set 1.0), portable: see nvmev_cmd.h.
  */
 #include "nvmev_cmd.h"
+#include "nvmev_fdp.h"
 #include "nvmev_hint.h"
-
-static u32 nvmev_dw(const struct nvmev_sqe *sqe, int i)
-{
-	return ftl_le32_to_cpu(sqe->dw[i]);
-}
-
-static u64 nvmev_qw(const struct nvmev_sqe *sqe, int i)
-{
-	return nvmev_dw(sqe, i) | ((u64)nvmev_dw(sqe, i + 1) << 32);
-}
 
 u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe)
 {
@@ -92,15 +83,22 @@ static u16 nvmev_parse_rw(const struct nvmev_ns_view *ns, const struct nvmev_sqe
 							FTL_OP_READ;
 	/* on a Read too: the model counts and ignores it */
 	nvmev_parse_hint(ns, sqe, req);
+	if (req->opcode == nvme_cmd_write)
+		return nvmev_fdp_parse_placement(ns, sqe, req);
 	return NVME_SC_SUCCESS;
 }
 
+/* its DTYPE is checked; what it deallocates is placed nowhere */
 static u16 nvmev_parse_write_zeroes(const struct nvmev_ns_view *ns,
 				    const struct nvmev_sqe *sqe,
 				    struct nvmev_io_req *req)
 {
+	u16 status = nvmev_parse_lbas(ns, sqe, req);
+
+	if (!status)
+		status = nvmev_fdp_parse_placement(ns, sqe, req);
 	req->model.op = FTL_OP_TRIM;
-	return nvmev_parse_lbas(ns, sqe, req);
+	return status;
 }
 
 static u16 nvmev_parse_flush(const struct nvmev_ns_view *ns,
@@ -247,16 +245,21 @@ static const struct nvmev_io_cmd io_cmds[] = {
 	  nvmev_parse_zone_recv, IO_EXEC(nvmev_zone_mgmt_recv) },
 	{ nvme_cmd_zone_append, NVMEV_SET_ZNS, NVMEV_EFFECTS_LBA_WRITE,
 	  nvmev_parse_zone_append, IO_EXEC(nvmev_zone_append) },
+	/* Flexible Data Placement (nvmev_fdp.c): a zoned namespace has no handles */
+	{ NVMEV_CMD_IO_MGMT_RECV, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP,
+	  nvmev_fdp_parse_mgmt_recv, IO_EXEC(nvmev_fdp_mgmt_recv), .fdp = true },
+	{ NVMEV_CMD_IO_MGMT_SEND, NVM_ZNS, NVME_CMD_EFFECTS_CSUPP,
+	  nvmev_fdp_parse_mgmt_send, IO_EXEC(nvmev_fdp_mgmt_send), .fdp = true },
 };
 
-/* @opcode as a namespace of command set @csi takes it, or NULL */
-static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode, u8 csi)
+/* @opcode as a namespace of command set @csi takes it (FDP's: @fdp), or NULL */
+static const struct nvmev_io_cmd *nvmev_find_io_cmd(u8 opcode, u8 csi, bool fdp)
 {
 	u32 i;
 
 	for (i = 0; i < ARRAY_SIZE(io_cmds); i++)
 		if (io_cmds[i].opcode == opcode && csi < 8 &&
-		    (io_cmds[i].sets & (1u << csi)))
+		    (io_cmds[i].sets & (1u << csi)) && (fdp || !io_cmds[i].fdp))
 			return &io_cmds[i];
 	return NULL;
 }
@@ -265,14 +268,14 @@ bool nvmev_io_may_hold(const struct nvmev_sqe *sqe)
 {
 	/* held in every command set that has it, or in none */
 	const struct nvmev_io_cmd *cmd =
-		nvmev_find_io_cmd(nvmev_dw(sqe, 0) & 0xff, NVME_CSI_NVM);
+		nvmev_find_io_cmd(nvmev_dw(sqe, 0) & 0xff, NVME_CSI_NVM, true);
 
 	return cmd && cmd->held;
 }
 
-u32 nvmev_io_effects(u8 opcode, u8 csi)
+u32 nvmev_io_effects(u8 opcode, u8 csi, bool fdp)
 {
-	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(opcode, csi);
+	const struct nvmev_io_cmd *cmd = nvmev_find_io_cmd(opcode, csi, fdp);
 
 	return cmd ? cmd->effects : 0;
 }
@@ -296,10 +299,12 @@ u16 nvmev_io_parse(const struct nvmev_ns_view *ns, const struct nvmev_sqe *sqe,
 		return nvmev_io_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
 	/* Flush of every namespace: the NVM command set's */
 	req->cmd = nvmev_find_io_cmd(req->opcode,
-				     req->ns ? req->ns->csi : NVME_CSI_NVM);
+				     req->ns ? req->ns->csi : NVME_CSI_NVM,
+				     ns->fdp.ruhs);
 	/* a command of another command set than the namespace's, or CC's */
 	if (!req->cmd ||
-	    (ns->nvm_only && !nvmev_find_io_cmd(req->opcode, NVME_CSI_NVM)))
+	    (ns->nvm_only &&
+	     !nvmev_find_io_cmd(req->opcode, NVME_CSI_NVM, ns->fdp.ruhs)))
 		return nvmev_io_bad_field(req, NVME_SC_INVALID_OPCODE, NVMEV_ERR_LOC_OPCODE);
 	return req->cmd->parse(ns, sqe, req);
 }
@@ -340,7 +345,7 @@ void nvmev_dsm_range(const struct nvmev_ns *ns, const void *ranges, u32 i,
 	*len = nlb << ns->lba_shift;
 }
 
-u32 nvmev_log_page_size(u8 lid)
+u32 nvmev_log_page_size(const struct nvmev_ns_view *ns, u8 lid)
 {
 	switch (lid) {
 	case NVME_LOG_ERROR:
@@ -351,7 +356,7 @@ u32 nvmev_log_page_size(u8 lid)
 	case NVME_LOG_CMD_EFFECTS:
 		return 4096;
 	default:
-		return 0;
+		return nvmev_fdp_log_size(ns, lid);
 	}
 }
 
@@ -441,7 +446,9 @@ static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
 	/* MDTS bounds admin transfers too; NUMD allows up to 16 GiB */
 	if (req->log_len > NVMEV_MAX_XFER)
 		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(10, 16));
-	req->log_size = nvmev_log_page_size(req->lid);
+	req->lsp = (req->cdw10 >> 8) & 0x7f;
+	req->lsi = req->cdw11 >> 16;
+	req->log_size = nvmev_log_page_size(ns, req->lid);
 	if (!req->log_size)
 		return nvmev_admin_bad_field(req, NVME_SC_INVALID_LOG_PAGE, nvmev_err_loc(10, 0));
 	if (req->log_off >= req->log_size || (req->log_off & 3))
@@ -456,7 +463,7 @@ static u16 nvmev_parse_log_page(const struct nvmev_ns_view *ns,
 	if (req->lid == NVME_LOG_SMART && req->nsid &&
 	    req->nsid != NVME_NSID_ALL && !nvmev_ns_get(ns, req->nsid))
 		return nvmev_admin_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
-	return NVME_SC_SUCCESS;
+	return nvmev_fdp_parse_log(ns, req);
 }
 
 /* ---- features ---- */
@@ -562,6 +569,15 @@ const struct nvmev_feature nvmev_features[] = {
 	{ .fid = NVME_FEAT_WRITE_ATOMIC, .caps = CHANGE, .mask = 1 },
 	/* the SMART/Health critical warnings (no event is generated yet) */
 	{ .fid = NVME_FEAT_ASYNC_EVENT, .caps = CHANGE, .mask = 0xff },
+	/*
+	 * FDP, enabled in configuration 0 from the start: every namespace
+	 * is in its endurance group, so no Set can change it
+	 */
+	{ .fid = NVMEV_FEAT_FDP, .caps = CHANGE, .def = 1,
+	  .check = nvmev_fdp_check_feat },
+	/* the FDP events a placement handle records (nvmev_fdp_exec.c) */
+	{ .fid = NVMEV_FEAT_FDP_EVENTS, .caps = CHANGE | NVMEV_FEAT_NS,
+	  .check = nvmev_fdp_check_events, EXEC(nvmev_feat_fdp_events) },
 	{ .fid = NVMEV_HINT_FID, .caps = CHANGE, .check = nvmev_check_hints,
 	  EXEC(nvmev_feat_hints) },
 };
@@ -716,6 +732,7 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 	req->prp2 = nvmev_qw(sqe, 8);
 	req->cdw10 = nvmev_dw(sqe, 10);
 	req->cdw11 = nvmev_dw(sqe, 11);
+	req->cdw12 = nvmev_dw(sqe, 12);
 	if (nvmev_uses_sgl(sqe))
 		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, NVMEV_ERR_LOC_PSDT);
 	req->cmd = nvmev_find_admin_cmd(req->opcode);

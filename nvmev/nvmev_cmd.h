@@ -28,11 +28,27 @@
 #define NVMEV_DSM_RANGE_BYTES	16
 #define NVMEV_ERRLOG_ENTRIES	(NVMEV_ELPE + 1)
 #define NVMEV_ERRLOG_ENTRY_BYTES	64
+/*
+ * The placement handles a namespace may have: Linux 6.16-7.2 reads RUH
+ * Status into a buffer of 126 descriptors and trusts the count in it, so
+ * no namespace lists more (the FDP configuration's MAXPIDS says so).
+ */
+#define NVMEV_FDP_MAX_PHNDLS	126
 
 /* A submission queue entry as the host wrote it: 16 little-endian dwords. */
 struct nvmev_sqe {
 	u32 dw[16];
 };
+
+static inline u32 nvmev_dw(const struct nvmev_sqe *sqe, int i)
+{
+	return ftl_le32_to_cpu(sqe->dw[i]);
+}
+
+static inline u64 nvmev_qw(const struct nvmev_sqe *sqe, int i)
+{
+	return nvmev_dw(sqe, i) | ((u64)nvmev_dw(sqe, i + 1) << 32);
+}
 
 /*
  * The Error Information log's Parameter Error Location: which field of
@@ -71,6 +87,21 @@ struct nvmev_ns {
 	u32 lba_shift;			/* 9 or 12 */
 	u8 csi;				/* NVME_CSI_NVM, or NVME_CSI_ZNS: zoned */
 	u32 zone_shift;			/* zoned: log2 of LBAs per zone */
+	/*
+	 * FDP: the reclaim unit handles its placement handles 0.. name (a
+	 * zoned namespace has none: its zones place its data)
+	 */
+	u16 nphndls;
+	u16 phndl[NVMEV_FDP_MAX_PHNDLS];
+};
+
+/* The drive's FDP configuration (nvmev_fdp.h), as its logs give it. */
+struct nvmev_fdp_conf {
+	u16 ruhs;			/* reclaim unit handles; 0: no FDP */
+	u16 rgs;			/* reclaim groups */
+	u8 rgif;			/* PID bits naming the reclaim group */
+	u8 ruht;			/* handle type: 1 or 2 */
+	u64 runs;			/* reclaim unit bytes */
 };
 
 /* What the parser needs to know about the namespaces and the features. */
@@ -84,6 +115,7 @@ struct nvmev_ns_view {
 	 * namespace, a zoned one too, takes the NVM commands only
 	 */
 	bool nvm_only;
+	struct nvmev_fdp_conf fdp;	/* fdp.ruhs 0: no FDP */
 };
 
 /* Namespace @nsid if it is active, else NULL. */
@@ -138,6 +170,7 @@ struct nvmev_io_cmd {
 		    u64 *due);
 	/* its work may outlast a pass: held in one of NVMEV_HELD_TRIMS slots */
 	bool held;
+	bool fdp;			/* a drive with FDP has it, no other */
 };
 
 /* An admin command the controller has: a row of admin_cmds[], likewise. */
@@ -162,6 +195,11 @@ struct nvmev_io_req {
 	struct ftl_cmd model;		/* op, byte range and placement hint */
 	u32 nr_ranges;			/* Dataset Management: ranges to fetch */
 	bool hint_bits_ignored;		/* hint bits set, feature not enabled */
+	/* FDP: a placement identifier the namespace may not use (DSPEC) */
+	bool pid_invalid;
+	u16 pid;
+	u8 mo;				/* I/O Management: the operation */
+	u32 npids;			/* Send: PIDs to fetch */
 	/* the failed command's bad field: nvmev_err_loc(), or _NONE */
 	u16 error_loc;
 	/* Zone Management Send and Receive */
@@ -212,17 +250,22 @@ struct nvmev_admin_req {
 	u16 cid;
 	u64 prp1, prp2;
 	u32 nsid;
-	u32 cdw10, cdw11;
+	u32 cdw10, cdw11, cdw12;
 	u8 cns;				/* Identify */
 	u8 csi;				/* Identify CNS 05h/06h, effects log */
 	u8 fid, sel;			/* Set/Get Features */
 	const struct nvmev_feature *feat;
 	u8 lid;				/* Get Log Page: log, bytes, offset */
+	u8 lsp;				/* and its specific field, its LSI */
+	u16 lsi;
 	u32 log_size;
 	u64 log_len, log_off;
 	u16 qid, cqid, vector;		/* queue creation and deletion */
 	u32 qsize;
 	bool ien;
+	/* FDP Events: the namespace's placement handle, event types */
+	u16 phndl;
+	u8 noet;
 	/* the failed command's bad field: nvmev_err_loc(), or _NONE */
 	u16 error_loc;
 };
@@ -273,15 +316,15 @@ u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,
 		      const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);
 
 /* Bytes of log page @lid, 0 for a log the controller does not have. */
-u32 nvmev_log_page_size(u8 lid);
+u32 nvmev_log_page_size(const struct nvmev_ns_view *ns, u8 lid);
 
 /* The Command Effects log entry of admin opcode @opcode, 0: no such command. */
 u32 nvmev_admin_effects(u8 opcode);
 
 /*
- * The Command Effects log entry of I/O opcode @opcode in command set @csi,
- * 0: no such command.
+ * The Command Effects log entry of I/O opcode @opcode in command set @csi
+ * on a drive with FDP (@fdp) or without, 0: no such command.
  */
-u32 nvmev_io_effects(u8 opcode, u8 csi);
+u32 nvmev_io_effects(u8 opcode, u8 csi, bool fdp);
 
 #endif /* NVMEV_CMD_H */

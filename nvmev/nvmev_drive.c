@@ -17,6 +17,7 @@
 #include <linux/stddef.h>
 
 #include "nvmev.h"
+#include "nvmev_fdp.h"
 
 /* the range of each nvmev_params.h row, as the load checks it */
 static const struct nvmev_param_range {
@@ -243,6 +244,7 @@ static int nvmev_create_model(struct nvmev_dev *dev,
 	ret = nvmev_layout_namespaces(dev, conf, cap);
 	if (ret)
 		goto err_model;
+	nvmev_fdp_setup(dev);
 	dev->ns.hints_supported = dev->cfg.hints;
 	return 0;
 

@@ -28,6 +28,7 @@
 #include <linux/vmalloc.h>
 
 #include "nvmev.h"
+#include "nvmev_fdp.h"
 
 /* the parser reads the host's entry as 16 dwords */
 static_assert(sizeof(struct nvmev_sqe) == sizeof(struct nvme_command));
@@ -245,7 +246,12 @@ u16 nvmev_io_data(struct nvmev_dev *dev, const struct nvmev_io_req *req,
 u16 nvmev_io_rw(struct nvmev_dev *dev, u16 sqid,
 		struct nvmev_io_req *req, u64 *due)
 {
-	return nvmev_io_data(dev, req, req->opcode == nvme_cmd_write, due);
+	bool write = req->opcode == nvme_cmd_write;
+	u16 status = nvmev_io_data(dev, req, write, due);
+
+	if (!status && write)
+		nvmev_fdp_write_done(dev, req);
+	return status;
 }
 
 /* ---- deallocation, in slices ---- */

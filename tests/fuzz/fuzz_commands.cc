@@ -22,6 +22,7 @@
 //    active counts are the zones' and within the limits, write pointers
 //    within the capacity, reports in order and as filtered.
 // Input: first byte selects the part, the rest are its fields.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +33,7 @@
 
 extern "C" {
 #include "nvmev_cmd.h"
+#include "nvmev_fdp.h"
 #include "nvmev_hint.h"
 #include "nvmev_prp.h"
 #include "nvmev_zone_state.h"
@@ -242,6 +244,19 @@ nvmev_ns_view read_ns(Input& in, uint64_t model_bytes) {
     z.zone_shift = 20 - z.lba_shift;
     z.nsze = z.nsze >> z.zone_shift << z.zone_shift;
   }
+  if (f & 128) {  // FDP: up to 128 handles in up to 5 reclaim groups
+    ns.fdp.ruhs = static_cast<u16>(1 + in.u8() % 128);
+    ns.fdp.rgs = static_cast<u16>(1 + in.u8() % 5);
+    while ((1u << ns.fdp.rgif) < ns.fdp.rgs) ns.fdp.rgif++;
+    ns.fdp.ruht = 1;
+    ns.fdp.runs = 1 << 20;
+    for (u32 i = 0; i < ns.nn; i++) {
+      nvmev_ns& n = ns.ns[i];
+      if (!n.nsze || n.csi == NVME_CSI_ZNS) continue;
+      n.nphndls = std::min<u16>(ns.fdp.ruhs, NVMEV_FDP_MAX_PHNDLS);
+      for (u16 k = 0; k < n.nphndls; k++) n.phndl[k] = static_cast<u16>(ns.fdp.ruhs - 1 - k);
+    }
+  }
   return ns;
 }
 
@@ -272,10 +287,28 @@ void fuzz_io_parse(Input& in) {
     // the Command Effects log of the namespace's command set lists
     // exactly the commands the parser takes for it
     const u8 csi = req.ns ? req.ns->csi : NVME_CSI_NVM;
-    if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_io_effects(req.opcode, csi))
+    const bool fdp = ns.fdp.ruhs;
+    if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_io_effects(req.opcode, csi, fdp))
       fail("refused an I/O opcode the effects log lists");
-    if (st == NVME_SC_SUCCESS && !(nvmev_io_effects(req.opcode, csi) & NVME_CMD_EFFECTS_CSUPP))
+    if (st == NVME_SC_SUCCESS && !(nvmev_io_effects(req.opcode, csi, fdp) & NVME_CMD_EFFECTS_CSUPP))
       fail("accepted an I/O opcode the effects log does not list");
+    if (st == NVME_SC_SUCCESS && !fdp &&
+        (req.opcode == NVMEV_CMD_IO_MGMT_RECV || req.opcode == NVMEV_CMD_IO_MGMT_SEND))
+      fail("accepted I/O Management on a drive without FDP");
+    // a directive type only where it is enabled: Data Placement with FDP
+    const u32 dtype = sqe.dw[12] >> 20 & 0xf;
+    if (st == NVME_SC_SUCCESS && dtype &&
+        (req.opcode == nvme_cmd_write || req.opcode == nvme_cmd_write_zeroes) &&
+        (dtype != NVMEV_DTYPE_PLACEMENT || !fdp))
+      fail("accepted a directive type that is not enabled");
+    if (st == NVME_SC_SUCCESS && req.opcode == nvme_cmd_write) {
+      const bool handles = fdp && req.ns->nphndls;
+      if (req.model.fdp != handles) fail("a write's handle where there are none, or none where there are");
+      if (handles && (req.model.fdp_ruh >= ns.fdp.ruhs || req.model.fdp_rg >= ns.fdp.rgs))
+        fail("a write through a handle the drive has not");
+      if (handles && !dtype && (req.model.fdp_ruh != req.ns->phndl[0] || req.model.fdp_rg))
+        fail("a write naming no handle not placed through placement handle 0");
+    }
     if (st) continue;
     // an active namespace of the view, or a Flush of all of them
     const uint32_t nsid = sqe.dw[1];
@@ -364,7 +397,7 @@ void fuzz_admin_parse(Input& in) {
   static const std::set<u16> kStatuses = {
       NVME_SC_SUCCESS,          dnr(NVME_SC_INVALID_FIELD),       dnr(NVME_SC_INVALID_NS),
       dnr(NVME_SC_INVALID_OPCODE), dnr(NVME_SC_INVALID_LOG_PAGE), dnr(NVME_SC_FEATURE_NOT_SAVEABLE),
-      dnr(NVME_SC_FEATURE_NOT_CHANGEABLE),
+      dnr(NVME_SC_FEATURE_NOT_CHANGEABLE), dnr(NVME_SC_CMD_SEQ_ERROR),
       dnr(NVME_SC_QUEUE_SIZE),  dnr(NVME_SC_QID_INVALID),         dnr(NVME_SC_CQ_INVALID),
       dnr(NVME_SC_INVALID_VECTOR)};
   if (!kStatuses.count(st)) fail("undefined admin status");
@@ -389,7 +422,10 @@ void fuzz_admin_parse(Input& in) {
       if (!queue_ok(req.qid)) fail("accepted deleting an impossible queue");
       break;
     case nvme_admin_get_log_page:
-      if (!req.log_size || req.log_size != nvmev_log_page_size(req.lid) ||
+      if (req.lid >= NVMEV_LOG_FDP_CONFIGS && req.lid <= NVMEV_LOG_FDP_EVENTS &&
+          (!ns.fdp.ruhs || req.lsi != NVMEV_ENDGID))
+        fail("accepted an FDP log of no endurance group with FDP");
+      if (!req.log_size || req.log_size != nvmev_log_page_size(&ns, req.lid) ||
           req.log_off >= req.log_size || req.log_off % 4 || req.log_len < 4 ||
           req.log_len > NVMEV_MAX_XFER)
         fail("accepted an impossible log page read");
@@ -424,6 +460,13 @@ void fuzz_admin_parse(Input& in) {
       if (req.feat->caps & NVMEV_FEAT_SAVEABLE) fail("a saveable feature");
       if (req.fid == NVMEV_HINT_FID && !ns.hints_supported)
         fail("hint feature without hint support");
+      if ((req.fid == NVMEV_FEAT_FDP || req.fid == NVMEV_FEAT_FDP_EVENTS) && !ns.fdp.ruhs)
+        fail("an FDP feature without FDP");
+      if (req.fid == NVMEV_FEAT_FDP && req.opcode == nvme_admin_set_features)
+        fail("changed FDP of an endurance group with namespaces");
+      if (req.fid == NVMEV_FEAT_FDP_EVENTS && req.sel != 3 &&
+          (!nvmev_ns_get(&ns, req.nsid) || req.phndl >= nvmev_ns_get(&ns, req.nsid)->nphndls || !req.noet))
+        fail("FDP events of a placement handle the namespace has not");
       if (req.fid == NVME_FEAT_IRQ_CONFIG && req.sel != 3 && (req.cdw11 & 0xffff) >= NVMEV_MAX_QUEUES)
         fail("accepted an impossible interrupt vector");
       if (req.fid == NVME_FEAT_ERR_RECOVERY && req.opcode == nvme_admin_set_features &&

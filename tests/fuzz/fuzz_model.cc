@@ -41,12 +41,13 @@
 //
 // Flexible data placement: the upper bits of the layout's write point
 // byte turn it on (handles, handle type, reclaim groups, unit layout and
-// size; 0 in every seed without it). A write's handle is then the
-// fuzzer's choice, not decoded from the command: each step of such a
-// drive reads a handle byte, and the link wraps
-// ftl_submit() so the step's writes carry that handle into the model; the
-// step that verifies everything also moves the handle to a fresh unit
-// (ftl_fdp_update()).
+// size; 0 in every seed without it). Each step of such a drive then reads
+// a handle byte: the step's Writes carry that placement identifier
+// (DTYPE 2h, DSPEC), now and then one the namespace may not use, or none;
+// after each, every 4 KiB unit it wrote must be the named handle's (the
+// fallback's, placement handle 0, for none or a bad one). The step that
+// verifies everything also moves the handle to a fresh unit through I/O
+// Management Send, refused with Invalid Field for a bad identifier.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -60,6 +61,7 @@
 
 extern "C" {
 #include "nvmev.h"
+#include "nvmev_fdp.h"
 }
 #include "fuzz_input.h"
 
@@ -450,6 +452,69 @@ void check_unchanged(Drive& d, RNs& ns, u64 slba, u64 nlb) {
   if (slba < ns.nsze) verify(d, ns, slba, std::min(nlb, ns.nsze - slba), "changed");
 }
 
+// ---- placement identifiers (flexible data placement) ----
+
+// The placement identifier the Writes of the current step carry.
+struct StepHandle {
+  bool named = false;  // DTYPE 2h
+  u16 pid = 0;
+  bool valid = false;  // one the namespace may use
+  u32 rg = 0, ph = 0;  // what it names, if valid
+} g_handle;
+
+// The step's handle byte: bit 7 no identifier; bit 6 with bits 5:0 zero
+// a placement handle past the namespace's; else a handle and a group.
+void pick_handle(Drive& d, Input& in) {
+  const nvmev_fdp_conf& c = d.dev->ns.fdp;
+  u8 h = in.u8();
+  g_handle = StepHandle{};
+  g_handle.named = !(h & 0x80);
+  g_handle.valid = !(h & 0x40) || (h & 0x3f);
+  g_handle.ph = g_handle.valid ? h % c.ruhs : c.ruhs;
+  g_handle.rg = (h >> 3) % c.rgs;
+  g_handle.pid = static_cast<u16>((c.rgif ? g_handle.rg << (16 - c.rgif) : 0) | g_handle.ph);
+}
+
+// A Write's identifier into its command, on a drive with FDP.
+void name_handle(const Drive& d, nvmev_sqe& sqe) {
+  if (!d.fdp || !g_handle.named) return;
+  sqe.dw[12] |= u32{NVMEV_DTYPE_PLACEMENT} << 20;
+  sqe.dw[13] = u32{g_handle.pid} << 16;
+}
+
+// Every 4 KiB unit of a Write that succeeded holds data of the handle it
+// named: placement handle i is handle i, a bad identifier or none handle
+// 0 of group 0. (The reclaim group shows only in which unit it took.)
+void check_placed(const Drive& d, const RNs& ns, u64 slba, u64 nlb, const std::string& what) {
+  if (!d.fdp || ns.zoned) return;
+  const nvmev_ns& n = d.dev->ns.ns[ns.nsid - 1];
+  u32 want = g_handle.named && g_handle.valid ? n.phndl[g_handle.ph] : n.phndl[0];
+  u64 first = (n.base + (slba << ns.lba_shift)) >> FTL_MAP_SHIFT;
+  u64 end = (n.base + ((slba + nlb) << ns.lba_shift) + FTL_MAP_UNIT - 1) >> FTL_MAP_SHIFT;
+  for (u64 u = first; u < end; u++) {
+    u32 ru, ruh;
+    if (ftl_fdp_locate(d.dev->ftl, u << FTL_MAP_SHIFT, &ru, &ruh))
+      fail("fdp", what + ": unit " + std::to_string(u) + " is in no reclaim unit");
+    if (ruh != want)
+      fail("fdp", what + ": unit " + std::to_string(u) + " holds handle " + std::to_string(ruh) +
+                      "'s data, the command named " + std::to_string(want));
+  }
+}
+
+// RUH Update of the step's identifier through I/O Management Send.
+void update_handle(Drive& d, RNs& ns) {
+  if (ns.zoned) return;
+  nvmev_sqe sqe = make_sqe(d, NVMEV_CMD_IO_MGMT_SEND, ns.nsid);
+  set_prps(d, sqe, 2);
+  std::memcpy(d.host, &g_handle.pid, 2);
+  sqe.dw[10] = NVMEV_IO_MGMT_RUHU;  // one PID
+  Completion c = run(d, sqe);
+  u16 want = g_handle.valid ? 0 : (NVME_SC_INVALID_FIELD | NVME_STATUS_DNR);
+  if (c.status != want)
+    fail("fdp", "RUH Update of PID " + std::to_string(g_handle.pid) + " completed with status " +
+                    std::to_string(c.status) + ", not " + std::to_string(want));
+}
+
 // Write, Write Zeroes or Zone Append of @nlb LBAs at @slba.
 void do_write(Drive& d, RNs& ns, u8 opcode, u64 slba, u64 nlb) {
   bool append = opcode == nvme_cmd_zone_append, zeroes = opcode == nvme_cmd_write_zeroes;
@@ -466,6 +531,7 @@ void do_write(Drive& d, RNs& ns, u8 opcode, u64 slba, u64 nlb) {
   if (!zeroes) d.next_tag += static_cast<u32>(nlb);
   nvmev_sqe sqe = make_sqe(d, opcode, ns.nsid);
   set_lbas(sqe, slba, nlb);
+  if (opcode == nvme_cmd_write) name_handle(d, sqe);
   u64 bytes = nlb << ns.lba_shift;
   if (!zeroes) {
     set_prps(d, sqe, std::min(bytes, kXfer));
@@ -504,6 +570,7 @@ void do_write(Drive& d, RNs& ns, u8 opcode, u64 slba, u64 nlb) {
   ns.set(at, nlb, tag);
   check_zones(d, ns, victim, "zone");
   verify(d, ns, at, nlb, "data");
+  if (opcode == nvme_cmd_write) check_placed(d, ns, at, nlb, what);
 }
 
 
@@ -711,18 +778,6 @@ void check_limits(const std::vector<RNs>& nss) {
 
 // ---- flexible data placement ----
 
-// The handle the writes of the current step carry (fdp 0: none).
-ftl_cmd g_handle{};
-
-// The step's handle byte: bit 7 no handle, else a handle and a group.
-void pick_handle(Drive& d, Input& in) {
-  const ftl_config* c = ftl_get_config(d.dev->ftl);
-  u8 h = in.u8();
-  g_handle.fdp = !(h & 0x80);
-  g_handle.fdp_ruh = static_cast<u16>(h % c->fdp_ruhs);
-  g_handle.fdp_rg = static_cast<u16>((h >> 3) % c->fdp_reclaim_groups);
-}
-
 void check_fdp(Drive& d) {
   char err[FTL_ERRMSG_LEN] = "";
   if (ftl_check(d.dev->ftl, err, sizeof(err))) fail("fdp", err);
@@ -830,6 +885,7 @@ std::unique_ptr<Drive> make_drive(Input& in) {
     if (conf[i].c.zoned && nvmev_zoned_create(dev, i + 1, &conf[i].c)) return nullptr;
   }
   dev->ns.hints_supported = cfg.hints;
+  nvmev_fdp_setup(dev);  // the namespaces' placement handles, as the module's
   // the store: linear (memmap=, stale bytes) or pages, capped or not
   if (store & 1) {
     d->linear = static_cast<u8*>(std::malloc(cap_mib << 20));
@@ -985,12 +1041,11 @@ void step(Drive& d, Input& in) {
       }
       break;
     default:
-      if (d.fdp && ftl_fdp_update(d.dev->ftl, g_handle.fdp_rg, g_handle.fdp_ruh, kshim_now_ns))
-        fail("fdp", "the update of a handle the drive has was refused");
+      if (d.fdp) update_handle(d, ns);
       verify_all(d);
       break;
   }
-  g_handle.fdp = 0;
+  g_handle = StepHandle{};
 }
 
 }  // namespace
@@ -1002,19 +1057,6 @@ extern "C" void nvmev_ctrl_complete(struct nvmev_ctrl*, u16, u16 cid, u16 status
 }
 extern "C" void nvmev_errlog_add(struct nvmev_dev*, u16, u16, u32, u16, u64, u16) {}
 extern "C" void nvmev_errlog_io(struct nvmev_dev*, u16, const struct nvmev_sqe*, u16, u16) {}
-
-// The device's call into the model (linked with --wrap=ftl_submit): a
-// write takes the step's handle, as a decoded placement identifier would.
-extern "C" int __real_ftl_submit(struct ftl* ftl, const struct ftl_cmd* cmd, u64 now_ns, u64* done_ns);
-extern "C" int __wrap_ftl_submit(struct ftl* ftl, const struct ftl_cmd* cmd, u64 now_ns, u64* done_ns) {
-  ftl_cmd c = *cmd;
-  if (c.op == FTL_OP_WRITE && g_handle.fdp) {
-    c.fdp = 1;
-    c.fdp_ruh = g_handle.fdp_ruh;
-    c.fdp_rg = g_handle.fdp_rg;
-  }
-  return __real_ftl_submit(ftl, &c, now_ns, done_ns);
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);

@@ -20,8 +20,15 @@ struct View {
   nvmev_ns_view v{};
   View() {
     v.nn = 2;
-    v.ns[0] = {1024, 0, 9, NVME_CSI_NVM, 0};
-    v.ns[1] = {1024, 1 << 20, 9, NVME_CSI_ZNS, 4};
+    set(v.ns[0], 0, NVME_CSI_NVM, 0);
+    set(v.ns[1], 1 << 20, NVME_CSI_ZNS, 4);
+  }
+  static void set(nvmev_ns& n, u64 base, u8 csi, u32 zone_shift) {
+    n.nsze = 1024;
+    n.base = base;
+    n.lba_shift = 9;
+    n.csi = csi;
+    n.zone_shift = zone_shift;
   }
   u16 parse(u8 opcode, u32 nsid) {
     nvmev_sqe e{};
