@@ -374,20 +374,16 @@ u32 nvmev_fdp_ruh_status_size(const struct nvmev_ns_view *ns,
 }
 
 void nvmev_fdp_ruh_status(const struct ftl *ftl, const struct nvmev_ns_view *ns,
-			  const struct nvmev_ns *n, u8 *buf, u32 len)
+			  const struct nvmev_ns *n, u8 *buf)
 {
 	u32 nr = nvmev_fdp_nruhsd(ns, n), i;
 	struct ftl_fdp_ruh_status st;
 
-	if (len >= NVMEV_FDP_RUHS_HDR)
-		nvmev_put16(buf + 14, (u16)nr);
+	nvmev_put16(buf + 14, (u16)nr);
 	for (i = 0; i < nr; i++) {
-		u32 off = NVMEV_FDP_RUHS_HDR + NVMEV_FDP_RUHS_DESC * i;
 		u32 ph = i / ns->fdp.rgs, rg = i % ns->fdp.rgs;
-		u8 *d = buf + off;
+		u8 *d = buf + NVMEV_FDP_RUHS_HDR + NVMEV_FDP_RUHS_DESC * i;
 
-		if (off + NVMEV_FDP_RUHS_DESC > len)
-			break;
 		nvmev_put16(d, nvmev_pid_make(&ns->fdp, rg, ph));
 		nvmev_put16(d + 2, n->phndl[ph]);
 		/* EARUTR 0: no time limit; RUAMW in the namespace's LBAs */

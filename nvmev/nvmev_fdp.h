@@ -94,11 +94,11 @@ void nvmev_fdp_log(const struct ftl *ftl, const struct nvmev_ns_view *ns,
 		   struct ftl_fdp_event *scratch, u8 *page);
 
 /*
- * RUH Status of namespace @n into @buf (zeroed, @len bytes): what fits of
- * it. The model under its lock.
+ * RUH Status of namespace @n into @buf (zeroed,
+ * nvmev_fdp_ruh_status_size() bytes). The model under its lock.
  */
 void nvmev_fdp_ruh_status(const struct ftl *ftl, const struct nvmev_ns_view *ns,
-			  const struct nvmev_ns *n, u8 *buf, u32 len);
+			  const struct nvmev_ns *n, u8 *buf);
 
 /* Bytes of namespace @n's RUH Status. */
 u32 nvmev_fdp_ruh_status_size(const struct nvmev_ns_view *ns,

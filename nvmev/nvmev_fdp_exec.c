@@ -39,19 +39,21 @@ void nvmev_fdp_setup(struct nvmev_dev *dev)
 					     nvmev_fdp_event_types[i], false);
 }
 
+/* the host's buffer may end inside a descriptor: it gets what fits */
 u16 nvmev_fdp_mgmt_recv(struct nvmev_dev *dev, u16 sqid,
 			struct nvmev_io_req *req, u64 *due)
 {
+	u32 size = nvmev_fdp_ruh_status_size(&dev->ns, req->ns);
 	u8 *buf;
 	u16 status;
 
 	if (req->mo == NVMEV_IO_MGMT_NONE)
 		return NVME_SC_SUCCESS;
-	buf = kvzalloc(req->xfer, GFP_KERNEL);
+	buf = kvzalloc(max(size, req->xfer), GFP_KERNEL);
 	if (!buf)
 		return NVME_SC_INTERNAL;
 	mutex_lock(&dev->model_lock);
-	nvmev_fdp_ruh_status(dev->ftl, &dev->ns, req->ns, buf, req->xfer);
+	nvmev_fdp_ruh_status(dev->ftl, &dev->ns, req->ns, buf);
 	mutex_unlock(&dev->model_lock);
 	status = nvmev_prp_copy(dev, req->prp1, req->prp2, buf, req->xfer, true);
 	kvfree(buf);

@@ -55,7 +55,7 @@ struct Drive {
   }
   std::vector<u8> ruh_status() {
     std::vector<u8> b(nvmev_fdp_ruh_status_size(&v, &v.ns[0]));
-    nvmev_fdp_ruh_status(m.raw(), &v, &v.ns[0], b.data(), static_cast<u32>(b.size()));
+    nvmev_fdp_ruh_status(m.raw(), &v, &v.ns[0], b.data());
     return b;
   }
 };
