@@ -149,13 +149,14 @@ mkdir -p "$userspace"
 	flock 9
 	cmake -S . -B "$userspace" -DCMAKE_BUILD_TYPE=Release -DNVMEV_TESTS=OFF >/dev/null
 	cmake --build "$userspace" -j "$(nproc)" \
-		--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn nvmev-uhost >/dev/null
+		--target nvmev-hint nvmev-fsfrag nvmev-sqlite nvmev-fileserver nvmev-layout nvmev-txn \
+		nvmev-streams nvmev-uhost >/dev/null
 ) 9>"$userspace/.guest-test.lock"
 scripts/vm/build-initramfs.sh "$kver" "$scratch/nvmev.ko" "$build/initramfs.gz" \
 	"$PWD/$userspace/hint-proto/nvmev-hint" "$PWD/$userspace/workloads/nvmev-fsfrag" \
 	"$PWD/$userspace/workloads/nvmev-sqlite" "$PWD/$userspace/workloads/nvmev-fileserver" \
 	"$PWD/$userspace/workloads/nvmev-layout" "$PWD/$userspace/workloads/nvmev-txn" \
-	"$PWD/$userspace/uhost/nvmev-uhost"
+	"$PWD/$userspace/workloads/nvmev-streams" "$PWD/$userspace/uhost/nvmev-uhost"
 
 log=$build/console.log
 echo "guest-test: booting $kver, ${memory%%=*}=${drive_mib}, tests: $tests (timeout ${timeout_s}s)"

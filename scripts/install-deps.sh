@@ -15,7 +15,7 @@ set -euo pipefail
 declare -A group=(
 	# the userspace build (`make sim`: nvmev-sim, bench, the tools the
 	# guest runs; nvmev-sqlite links SQLite)
-	[build]="build-essential cmake libbenchmark-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev"
+	[build]="build-essential cmake pkgconf libbenchmark-dev libcli11-dev nlohmann-json3-dev libsqlite3-dev liburing-dev"
 	# a guest of Debian's 6.1 kernel (scripts/guest-test.sh): QEMU, the
 	# image and the headers nvmev.ko is built against, and what the
 	# initramfs copies (scripts/vm/build-initramfs.sh)

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 reference_pages=(
 	docs/module.md docs/drives.md docs/controller.md docs/model.md docs/parameters.md
 	docs/zns.md docs/testing.md docs/extending.md docs/sysfs-abi.md docs/uhost.md
-	docs/host-patches.md
+	docs/host-patches.md docs/fdp.md
 )
 
 month='(Jan(uary)?|Feb(ruary)?|Mar(ch)?|Apr(il)?|May|June?|July?|Aug(ust)?|Sep(t|tember)?|Oct(ober)?|Nov(ember)?|Dec(ember)?)'
