@@ -218,6 +218,9 @@ struct nvmev_ns_conf {
 	int max_open;			/* zoned: open zones at most; 0: any */
 	int max_active;			/* zoned: active zones at most; 0: any */
 	int zone_width;			/* zoned: dies of a zone; 0: all */
+	/* FDP: the handles its placement handles 0.. name; none listed: all */
+	u16 nphndls;
+	u16 phndl[NVMEV_FDP_MAX_PHNDLS];
 };
 
 #define NVMEV_ZONE_MIB		16	/* a zoned namespace's zone_mib */

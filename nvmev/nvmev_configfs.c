@@ -317,6 +317,77 @@ static ssize_t nvmev_ns_lba_bytes_store(struct config_item *item,
 }
 CONFIGFS_ATTR(nvmev_ns_, lba_bytes);
 
+static ssize_t nvmev_ns_placement_handles_show(struct config_item *item,
+					       char *page)
+{
+	const struct nvmev_ns_conf *c = to_ns_conf(item);
+	int len = 0;
+	u32 k;
+
+	for (k = 0; k < c->nphndls; k++)
+		len += sysfs_emit_at(page, len, "%s%u", k ? "," : "",
+				     c->phndl[k]);
+	return len + sysfs_emit_at(page, len, "\n");
+}
+
+/*
+ * "H,H,...": the FDP handles the namespace's placement handles 0.. name,
+ * each once; empty: every handle. Checked against the drive at power on
+ * (nvmev_fdp_exec.c).
+ */
+static int nvmev_parse_handles(char *list, struct nvmev_ns_conf *c)
+{
+	u16 h, k, n = 0;
+	char *tok;
+
+	while ((tok = strsep(&list, ",")) != NULL) {
+		if (!*tok && !list && !n)
+			break;			/* the empty list */
+		if (n == NVMEV_FDP_MAX_PHNDLS || kstrtou16(tok, 0, &h))
+			return -EINVAL;
+		for (k = 0; k < n; k++)
+			if (c->phndl[k] == h)
+				return -EINVAL;
+		c->phndl[n++] = h;
+	}
+	c->nphndls = n;
+	return 0;
+}
+
+static ssize_t nvmev_ns_placement_handles_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	struct nvmev_ns_item *ns = to_ns(item);
+	struct nvmev_drive_item *d = ns->drive;
+	struct nvmev_ns_conf c = { 0 };
+	char *list;
+	int ret;
+
+	list = kstrndup(page, strcspn(page, "\n"), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	ret = nvmev_parse_handles(list, &c);
+	kfree(list);
+	if (ret) {
+		pr_err("%snamespace %u placement_handles: \"%.*s\" is not a list of at most %d distinct handle numbers, comma separated\n",
+		       d->tag, ns->nsid, (int)strcspn(page, "\n"), page,
+		       NVMEV_FDP_MAX_PHNDLS);
+		return ret;
+	}
+	mutex_lock(&d->lock);
+	if (d->dev) {
+		mutex_unlock(&d->lock);
+		pr_err("%snamespace %u placement_handles cannot change while the drive is powered on: echo 0 > power first\n",
+		       d->tag, ns->nsid);
+		return -EBUSY;
+	}
+	to_ns_conf(item)->nphndls = c.nphndls;
+	memcpy(to_ns_conf(item)->phndl, c.phndl, sizeof(c.phndl));
+	mutex_unlock(&d->lock);
+	return count;
+}
+CONFIGFS_ATTR(nvmev_ns_, placement_handles);
+
 static struct configfs_attribute *nvmev_ns_attrs[] = {
 	&nvmev_ns_attr_size_mib,
 	&nvmev_ns_attr_lba_bytes,
@@ -326,6 +397,7 @@ static struct configfs_attribute *nvmev_ns_attrs[] = {
 	&nvmev_ns_attr_max_open,
 	&nvmev_ns_attr_max_active,
 	&nvmev_ns_attr_zone_width,
+	&nvmev_ns_attr_placement_handles,
 	NULL,
 };
 

@@ -244,7 +244,11 @@ static int nvmev_create_model(struct nvmev_dev *dev,
 	ret = nvmev_layout_namespaces(dev, conf, cap);
 	if (ret)
 		goto err_model;
-	nvmev_fdp_setup(dev);
+	ret = nvmev_fdp_setup(dev, conf);
+	if (ret) {
+		nvmev_zoned_destroy(dev);
+		goto err_model;
+	}
 	dev->ns.hints_supported = dev->cfg.hints;
 	return 0;
 

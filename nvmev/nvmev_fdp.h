@@ -118,8 +118,14 @@ u16 nvmev_fdp_log_page(struct nvmev_dev *dev,
 /* a write's Invalid Placement Identifier event, if it named one */
 void nvmev_fdp_write_done(struct nvmev_dev *dev,
 			  const struct nvmev_io_req *req);
-/* the namespaces' placement handles once the model exists */
-void nvmev_fdp_setup(struct nvmev_dev *dev);
+/*
+ * The namespaces' placement handles once the model exists: each lists
+ * the handles its configuration names (@conf NULL or none listed: every
+ * handle, up to NVMEV_FDP_MAX_PHNDLS). -EINVAL, and one line, for a list
+ * the drive cannot give.
+ */
+struct nvmev_drive_conf;
+int nvmev_fdp_setup(struct nvmev_dev *dev, const struct nvmev_drive_conf *conf);
 
 /* The event types FDP Events (1Eh) lists: host's, then controller's. */
 extern const u8 nvmev_fdp_event_types[];

@@ -13,19 +13,59 @@
 #include "nvmev_fdp.h"
 
 /*
- * Every namespace of an FDP drive but a zoned one may use every handle,
- * placement handle i naming handle i, up to what Linux reads.
+ * A namespace's placement handles as configured (configfs
+ * placement_handles), checked against the drive it is on.
  */
-void nvmev_fdp_setup(struct nvmev_dev *dev)
+static int nvmev_fdp_ns_handles(struct nvmev_dev *dev, u32 nsid,
+				const struct nvmev_ns_conf *c)
+{
+	struct nvmev_ns *n = &dev->ns.ns[nsid - 1];
+	u32 k;
+
+	if (!dev->ns.fdp.ruhs) {
+		pr_err("%snamespace %u: placement_handles needs a drive with FDP (fdp_ruhs > 0)\n",
+		       dev->tag, nsid);
+		return -EINVAL;
+	}
+	if (n->csi == NVME_CSI_ZNS) {
+		pr_err("%snamespace %u: a zoned namespace's zones place its data: leave placement_handles empty\n",
+		       dev->tag, nsid);
+		return -EINVAL;
+	}
+	for (k = 0; k < c->nphndls; k++) {
+		if (c->phndl[k] >= dev->ns.fdp.ruhs) {
+			pr_err("%snamespace %u: placement_handles names handle %u, the drive has %u (fdp_ruhs)\n",
+			       dev->tag, nsid, c->phndl[k], dev->ns.fdp.ruhs);
+			return -EINVAL;
+		}
+		n->phndl[k] = c->phndl[k];
+	}
+	n->nphndls = c->nphndls;
+	return 0;
+}
+
+/*
+ * Every namespace of an FDP drive but a zoned one uses every handle
+ * unless its configuration lists some: placement handle i is handle i,
+ * up to what Linux reads.
+ */
+int nvmev_fdp_setup(struct nvmev_dev *dev, const struct nvmev_drive_conf *conf)
 {
 	struct nvmev_ns_view *v = &dev->ns;
 	u32 i, k;
+	int ret;
 
 	nvmev_fdp_conf_init(&v->fdp, dev->ftl);
 	for (i = 0; i < v->nn; i++) {
 		struct nvmev_ns *n = &v->ns[i];
 
 		n->nphndls = 0;
+		if (conf && conf->ns[i].nphndls) {
+			ret = nvmev_fdp_ns_handles(dev, i + 1, &conf->ns[i]);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (!v->fdp.ruhs || !n->nsze || n->csi == NVME_CSI_ZNS)
 			continue;
 		n->nphndls = min_t(u32, v->fdp.ruhs, NVMEV_FDP_MAX_PHNDLS);
@@ -37,6 +77,7 @@ void nvmev_fdp_setup(struct nvmev_dev *dev)
 		for (i = 0; i < nvmev_fdp_nr_event_types; i++)
 			ftl_fdp_event_enable(dev->ftl, k,
 					     nvmev_fdp_event_types[i], false);
+	return 0;
 }
 
 /* the host's buffer may end inside a descriptor: it gets what fits */

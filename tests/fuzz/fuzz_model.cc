@@ -885,7 +885,7 @@ std::unique_ptr<Drive> make_drive(Input& in) {
     if (conf[i].c.zoned && nvmev_zoned_create(dev, i + 1, &conf[i].c)) return nullptr;
   }
   dev->ns.hints_supported = cfg.hints;
-  nvmev_fdp_setup(dev);  // the namespaces' placement handles, as the module's
+  if (nvmev_fdp_setup(dev, nullptr)) return nullptr;  // every handle, as the module's default
   // the store: linear (memmap=, stale bytes) or pages, capped or not
   if (store & 1) {
     d->linear = static_cast<u8*>(std::malloc(cap_mib << 20));

@@ -141,3 +141,47 @@ test_fdp_write_streams() {
 		--offset 0 --bytes 4096
 	check "rmmod" unload_nvmev
 }
+
+# fdp_handles DISK NSID: "PID:RUHID ..." of the namespace's RUH Status
+fdp_handles() {
+	nvme fdp status "$1" -n "$2" >/tmp/fdph.out 2>&1 || { cat /tmp/fdph.out; return 1; }
+	sed -n 's/^Placement Identifier \([0-9]*\); Reclaim Unit Handle Identifier \([0-9]*\)$/\1:\2/p' \
+		/tmp/fdph.out | tr '\n' ' ' | sed 's/ $//'
+}
+
+# A namespace uses the handles its configfs placement_handles lists, in
+# that order: a drive with four handles, namespace 1 on handles 2 and 3,
+# namespace 2 on handle 1, handle 0 on neither (Unused in the usage log).
+# Refused:
+# a list that repeats a handle (at the write), one naming a handle the
+# drive has not (at power on, the drive left off).
+# desc: FDP placement handles of configfs namespaces: RUH Status, usage, refusals
+# tiers: stock
+test_fdp_placement_handles() {
+	check "insmod" load_nvmev || return 1
+	mount_configfs
+	check "a drive with 4 handles" drive_mk f capacity_mib=256 channels=2 dies_per_channel=2 \
+		fdp_ruhs=4 || { drives_clean; return 1; }
+	mkdir "$CFS/f/namespaces/1" "$CFS/f/namespaces/2"
+	echo 64 >"$CFS/f/namespaces/1/size_mib"
+	ph1=$CFS/f/namespaces/1/placement_handles
+	check "a list that repeats a handle refused" \
+		fails_with "Invalid argument" sh -c "echo 2,2 >$ph1"
+	check "namespace 1: handles 2 and 3" sh -c "echo 2,3 >$ph1"
+	check "namespace 2: handle 1" sh -c "echo 1 >$CFS/f/namespaces/2/placement_handles"
+	check "read back" [ "$(cat "$ph1")" = "2,3" ]
+	check "power on" sh -c "echo 1 >$CFS/f/power" || { drives_clean; return 1; }
+	d1=$(drive_disk f 1) && d2=$(drive_disk f 2) && c=$(drive_ctrl f)
+	echo "fdp_placement_handles: $c, $d1, $d2"
+	check "namespace 1's identifiers: handles 2, 3" [ "$(fdp_handles "$d1" 1)" = "0:2 1:3" ]
+	check "namespace 2's: handle 1" [ "$(fdp_handles "$d2" 2)" = "0:1" ]
+	nvme fdp usage "$c" -e 1 >/tmp/fdpu.out 2>&1
+	check "usage: three handles listed" [ "$(grep -ci "host specified" /tmp/fdpu.out)" = 3 ] ||
+		cat /tmp/fdpu.out
+	check "power off" sh -c "echo 0 >$CFS/f/power"
+	check "a handle the drive has not: refused at power on" sh -c "echo 3,4 >$ph1"
+	check "power on refused" fails_with "Invalid argument" sh -c "echo 1 >$CFS/f/power"
+	check "with its line" sh -c "dmesg | grep -q 'namespace 1: placement_handles names handle 4, the drive has 4'"
+	check "clean up" drives_clean
+	check "rmmod" unload_nvmev
+}
