@@ -179,6 +179,9 @@ fi
 # MMIO exit under QEMU's global lock -- a timed loop on one vCPU then
 # slows the other's interrupts. TCG derives every vCPU's TSC from one
 # monotonic host counter.
+# -rtc clock=rt: the guest's RTC counts the host's monotonic time, which
+# the runner holds the guest's uptime against to tell a leap of the host's
+# TSC (a paused or moved host VM) from a stall (tests/guest/runner.sh).
 # started: has the guest begun its first test (its "--- NAME: description"
 # line, after the console's escapes); QEMU's redirection may not have
 # made the log yet when it is first asked
@@ -191,7 +194,7 @@ boot() {
 	status=0
 	"${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 		-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max,la57=off \
-		-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot "${nic[@]}" \
+		-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot "${nic[@]}" -rtc clock=rt \
 		-append "console=ttyS0 $memory $intremap iomem=relaxed nokaslr panic=-1 quiet loglevel=4 tsc=reliable nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
 		</dev/null >"$log" 2>&1 &
 	qemu=$!

@@ -34,6 +34,9 @@ done
 # reader: "dmesg -c" in a test does not hide anything from it)
 cat /dev/kmsg >/tmp/kernel.log 2>/dev/null &
 
+[ -r /sys/class/rtc/rtc0/since_epoch ] ||
+	echo "init: no RTC: a leap of the host's clock would show as a stall"
+
 # shellcheck source=tests/guest/lib.sh
 . /tests/lib.sh
 # shellcheck source=tests/guest/runner.sh

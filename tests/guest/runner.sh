@@ -191,6 +191,40 @@ kernel_reports() {
 	tail -n +"$(($1 + 1))" /tmp/kernel.log 2>/dev/null | grep -E "$KERNEL_REPORT"
 }
 
+# The guest's clock is the host's TSC (TCG reads it for the guest's), and
+# where the host is itself a virtual machine that is paused or moved, its
+# TSC can leap while its monotonic clock does not: a CI run saw a guest's
+# uptime leap 11.9 hours within a 29-minute run, and the guest kernel's
+# watchdogs then reported a 40026 s soft lockup and an RCU stall in tests
+# that had passed. QEMU's RTC follows the host's monotonic clock
+# (scripts/guest-test.sh: -rtc clock=rt), so a leap shows as the uptime
+# outrunning the RTC; what a leap makes the kernel say is a stall, not a
+# fault: those reports are the leap's for CLOCK_LEAP_GRACE s after it. A
+# real stall advances both clocks alike and still fails.
+CLOCK_LEAP_MIN=30
+CLOCK_LEAP_GRACE=120
+CLOCK_REPORT='soft lockup|self-detected stall|detected stalls on CPU|'
+CLOCK_REPORT=$CLOCK_REPORT'INFO: task .* blocked|workqueue lockup|Call Trace'
+
+# host_s: the host's monotonic clock in seconds, through the guest's RTC
+# (nothing where the guest has none)
+host_s() { cat /sys/class/rtc/rtc0/since_epoch 2>/dev/null; }
+
+# clock_leap UPTIME0 HOST0 UPTIME1 HOST1: by how many seconds the guest's
+# clock outran the host's between the two readings, when by more than
+# CLOCK_LEAP_MIN (a reading's second resolution and a slow read are far
+# below it); nothing otherwise or without host readings
+clock_leap() {
+	[ -n "$2" ] && [ -n "$4" ] || return 0
+	leap=$((($3 - $1) - ($4 - $2)))
+	[ "$leap" -gt "$CLOCK_LEAP_MIN" ] && echo "$leap"
+	return 0
+}
+
+# not_clock_reports: the report lines of stdin that a clock leap does not
+# explain
+not_clock_reports() { grep -vE "$CLOCK_REPORT"; }
+
 # run_tests TIER|a,b,c: call test_<name> for each test of that tier (all =
 # stock) or each named one, in order; a list can name tiers too
 # (iommu,memmap), and a test named twice runs once. A test that leaves a
@@ -218,13 +252,27 @@ run_tests() {
 		SKIP_REASON=
 		RUN_TIERS=$(awk -v n="$t" '$1 == n { for (i = 2; i <= NF; i++) if ($i != "-") print $i }' /tmp/list)
 		STARTED=$(uptime_s)
+		started_host=$(host_s)
 		desc=$(awk -F'|' -v n="$t" '$1 == n { print $3 }' /tmp/tests.tab)
 		echo "--- $t${desc:+: $desc}"
 		klines=$(wc -l </tmp/kernel.log 2>/dev/null || echo 0)
 		"test_$t" || [ -n "$FIRST_FAIL" ] || [ -n "$SKIP_REASON" ] ||
 			FIRST_FAIL="test returned failure"
 		sleep 0.2	# let /tmp/kernel.log catch up
-		if kernel_reports "$klines" >/tmp/reports; then
+		leap=$(clock_leap "$STARTED" "$started_host" "$(uptime_s)" "$(host_s)")
+		if [ -n "$leap" ]; then
+			LEAP_UNTIL=$(($(uptime_s) + CLOCK_LEAP_GRACE))
+			echo "guest clock leapt $leap s ahead of the host's during $t:" \
+				"stall reports until uptime $LEAP_UNTIL s are the leap's"
+		fi
+		kernel_reports "$klines" >/tmp/reports
+		if [ "$STARTED" -le "${LEAP_UNTIL:--1}" ] && [ -s /tmp/reports ]; then
+			echo "stall reports during $t after the clock leap:"
+			grep -E "$CLOCK_REPORT" /tmp/reports | head -5
+			not_clock_reports </tmp/reports >/tmp/reports.rest || true
+			mv /tmp/reports.rest /tmp/reports
+		fi
+		if [ -s /tmp/reports ]; then
 			echo "kernel reports during $t:"
 			tail -n +"$((klines + 1))" /tmp/kernel.log | head -60
 			[ -n "$FIRST_FAIL" ] || FIRST_FAIL="kernel report: $(head -1 /tmp/reports)"
