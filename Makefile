@@ -20,6 +20,7 @@
 #   paths          software latency on every host path, and null_blk's, median of 3 guest runs
 #   store          the default store against the memmap= store, one stock guest
 #   scaling        two drives at once against one, one stock guest
+#   fdp            FDP's write amplification by lifetime, in nvmev-sim
 # PART=sim (or guest) runs one half of hints and zns.
 #
 # Kernel objects come from Kbuild; userspace from CMake into build/.
@@ -30,7 +31,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 RESULTS ?= results
 
-EXPERIMENTS := fragmentation demo timing hints subpage zns ext4 nio paths store scaling
+EXPERIMENTS := fragmentation demo timing hints subpage zns ext4 nio paths store scaling fdp
 SIM_BIN = $(BUILD)/release/sim/nvmev-sim
 PART ?= all
 
@@ -70,6 +71,9 @@ experiments: fragmentation demo
 
 fragmentation: deps-experiments sim
 	experiments/fragmentation/run.sh $(SIM_BIN) $(RESULTS)/fragmentation
+
+fdp: deps-experiments sim
+	experiments/fdp/run.sh $(SIM_BIN) $(RESULTS)/fdp
 
 demo: deps-experiments
 	experiments/demo/run.sh

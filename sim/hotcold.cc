@@ -45,6 +45,8 @@ HotColdResult run_hotcold(Model& model, const HotColdParams& p) {
     throw std::invalid_argument(
         "hotcold: utilization 1..100 %, hot region 1..99 %, hot writes 0..100 %");
   if (!(p.passes > 0)) throw std::invalid_argument("hotcold: passes must be positive");
+  if (p.cold_writes == ColdWrites::Log && (!p.cold_bytes || p.cold_bytes % bs))
+    throw std::invalid_argument("hotcold: the cold segment must be a non-zero multiple of the block size");
   Layout l{};
   l.used = cap / 100 * p.utilization_percent / bs * bs;
   l.hot = l.used / 100 * p.hot_percent / bs * bs;
@@ -66,15 +68,30 @@ HotColdResult run_hotcold(Model& model, const HotColdParams& p) {
   r.fill = e.end_phase();
 
   std::mt19937_64 rng(p.seed);
-  std::uniform_int_distribution<uint64_t> pct(0, 99);
+  // hot_write_percent is the share of the bytes written: a write is hot
+  // with the probability that gives it, whatever the cold writes' size
+  const double h = p.hot_write_percent / 100.0;
+  const auto cold_len = static_cast<double>(p.cold_writes == ColdWrites::Log ? p.cold_bytes : bs);
+  std::bernoulli_distribution hot_write(h * cold_len / (h * cold_len + (1 - h) * static_cast<double>(bs)));
   std::uniform_int_distribution<uint64_t> hot_block(0, l.hot / bs - 1);
   std::uniform_int_distribution<uint64_t> cold_block(l.hot / bs, l.used / bs - 1);
-  const auto writes = static_cast<uint64_t>(p.passes * static_cast<double>(l.used / bs));
+  const auto total = static_cast<uint64_t>(p.passes * static_cast<double>(l.used));
+  uint64_t log_head = l.hot;  // the cold log's next segment
   model.reset_stats();
   e.begin_phase();
-  for (uint64_t i = 0; i < writes; i++) {
-    bool hot = pct(rng) < p.hot_write_percent;
-    write_at(e, p, l, (hot ? hot_block(rng) : cold_block(rng)) * bs, bs);
+  while (r.hot_bytes + r.cold_bytes < total) {
+    if (hot_write(rng)) {
+      write_at(e, p, l, hot_block(rng) * bs, bs);
+      r.hot_bytes += bs;
+    } else if (p.cold_writes == ColdWrites::Random) {
+      write_at(e, p, l, cold_block(rng) * bs, bs);
+      r.cold_bytes += bs;
+    } else {
+      const uint64_t len = std::min(p.cold_bytes, l.used - log_head);
+      write_at(e, p, l, log_head, len);
+      r.cold_bytes += len;
+      log_head = log_head + len == l.used ? l.hot : log_head + len;
+    }
   }
   r.random = e.end_phase();
   r.write_amplification = model.write_amplification();

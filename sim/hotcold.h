@@ -21,19 +21,29 @@ namespace nvmev {
 // the write's part of the used range cut into fdp_reclaim_groups.
 enum class HandleBy { None, Lifetime, Region };
 
+// How the cold region is rewritten: random block_bytes writes, or as a
+// log (a flash cache's large-object region: cold_bytes segments in
+// order, wrapping around, so that the oldest segment is rewritten next).
+enum class ColdWrites { Random, Log };
+
 // The first utilization_percent of the capacity is used, its first
-// hot_percent hot; after a sequential fill, passes x the used space of
-// random block_bytes writes, hot_write_percent of them to the hot region.
+// hot_percent hot; after a sequential fill, passes x the used space is
+// written, hot_write_percent of its bytes to the hot region (random
+// block_bytes writes) and the rest to the cold one as cold_writes says
+// (log segments of cold_bytes, or random block_bytes blocks).
 struct HotColdParams : RandWriteParams {
   unsigned utilization_percent = 100;
   unsigned hot_percent = 10;
   unsigned hot_write_percent = 90;
   HandleBy handle_by = HandleBy::Lifetime;
+  ColdWrites cold_writes = ColdWrites::Random;
+  uint64_t cold_bytes = 1024 * KiB;
 };
 
 // RandWriteResult's figures, of the random writes, and per handle
 struct HotColdResult : RandWriteResult {
   std::vector<ftl_fdp_stats> ruh;  // empty without FDP
+  uint64_t hot_bytes = 0, cold_bytes = 0;  // written after the fill
 };
 
 HotColdResult run_hotcold(Model& model, const HotColdParams& p);
