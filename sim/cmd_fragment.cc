@@ -28,6 +28,14 @@ Subcommand add_fragment(CLI::App& app) {
   cmd->add_option("--read-kib", o->read_kib, "read command size")->capture_default_str();
   cmd->add_flag("--send-hints", o->fp.send_hints,
                 "send append/overwrite hints with the target file's writes");
+  cmd->add_option("--file-ruh", o->fp.file_ruh,
+                  "FDP handle (write stream) of the target file's writes; -1 = none named")
+      ->check(CLI::Range(-1, 65535))
+      ->capture_default_str();
+  cmd->add_option("--other-ruh", o->fp.other_ruh,
+                  "FDP handle of the other data's writes; -1 = none named")
+      ->check(CLI::Range(-1, 65535))
+      ->capture_default_str();
   cmd->add_option("--settle-ms", o->settle_ms, "idle time before the read")->capture_default_str();
   cmd->add_option("--seed", o->fp.seed, "random seed")->capture_default_str();
 
@@ -47,6 +55,9 @@ Subcommand add_fragment(CLI::App& app) {
             rep["summary"] = {{"kind", to_string(fp.kind)},
                               {"gap", to_string(fp.gap)},
                               {"hints_sent", fp.send_hints},
+                              {"file_ruh", fp.file_ruh},
+                              {"other_ruh", fp.other_ruh},
+                              {"hints_ignored_fdp", st.hint_ignored_fdp},
                               {"file_bytes", fp.file_bytes},
                               {"relative_throughput", r.relative},
                               {"hints_honoured", st.hint_honoured},

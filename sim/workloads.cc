@@ -39,9 +39,20 @@ void submit_checked(Engine& e, const ftl_cmd& c) {
 }
 
 // Write [off, off+len) in commands of at most `piece` bytes.
-void write_range(Engine& e, uint64_t off, uint64_t len, uint64_t piece) {
+// A write through FDP handle @ruh of reclaim group 0 (a write stream, as
+// Linux maps one), or with none named when @ruh is negative.
+ftl_cmd stream_write(uint64_t off, uint64_t len, int ruh) {
+  ftl_cmd c = make_cmd(FTL_OP_WRITE, off, len);
+  if (ruh >= 0) {
+    c.fdp = 1;
+    c.fdp_ruh = static_cast<uint16_t>(ruh);
+  }
+  return c;
+}
+
+void write_range(Engine& e, uint64_t off, uint64_t len, uint64_t piece, int ruh = -1) {
   for (uint64_t done = 0; done < len; done += piece)
-    submit_checked(e, make_cmd(FTL_OP_WRITE, off + done, std::min(piece, len - done)));
+    submit_checked(e, stream_write(off + done, std::min(piece, len - done), ruh));
 }
 
 // fdatasync: flush, and wait for it and everything before it.
@@ -127,11 +138,12 @@ namespace {
 // Writes everything that is not the target file, in order, wrapping.
 class OtherData {
  public:
-  OtherData(uint64_t start, uint64_t end) : start_(start), end_(end), next_(start) {}
+  OtherData(uint64_t start, uint64_t end, int ruh)
+      : start_(start), end_(end), next_(start), ruh_(ruh) {}
   void write(Engine& e, uint64_t len) {
     while (len) {
       uint64_t n = std::min(len, end_ - next_);
-      write_range(e, next_, n, 1 * MiB);
+      write_range(e, next_, n, 1 * MiB, ruh_);
       next_ += n;
       len -= n;
       if (next_ == end_) next_ = start_;
@@ -140,6 +152,7 @@ class OtherData {
 
  private:
   uint64_t start_, end_, next_;
+  int ruh_;
 };
 
 PhaseResult read_file(Engine& e, const FragmentParams& p) {
@@ -180,14 +193,14 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
   FragmentResult r{};
   {
     Engine e(frag, 32);
-    OtherData other(p.file_bytes, cap);
+    OtherData other(p.file_bytes, cap, p.other_ruh);
     if (p.kind == FragmentParams::Kind::Overwrite) {
-      write_range(e, 0, p.file_bytes, chunk);
+      write_range(e, 0, p.file_bytes, chunk, p.file_ruh);
       sync(e);
     }
     const bool append = p.kind == FragmentParams::Kind::Append;
     for (uint64_t off = 0; off < p.file_bytes; off += chunk) {
-      ftl_cmd w = make_cmd(FTL_OP_WRITE, off, chunk);
+      ftl_cmd w = stream_write(off, chunk, p.file_ruh);
       if (p.send_hints && !append) {
         w.hint = FTL_HINT_OVERWRITE;
       } else if (p.send_hints && off) {  // the file's first block has no predecessor
@@ -206,7 +219,7 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
   }
   {
     Engine e(contig, 32);
-    write_range(e, 0, p.file_bytes, chunk);
+    write_range(e, 0, p.file_bytes, chunk, p.file_ruh);
     sync(e);
     auto before = contig.die_stats();
     r.contiguous = read_file(e, p);
@@ -268,7 +281,7 @@ SubpageResult run_subpage(const ftl_config& cfg, const SubpageParams& p) {
   SubpageResult r{};
   {
     Engine e(frag, 32);
-    OtherData other(files_bytes, cap);
+    OtherData other(files_bytes, cap, -1);
     for (uint64_t at = 0; at < p.file_bytes; at += p.append_bytes) {
       for (unsigned f = 0; f < p.files; f++) {
         const uint64_t off = append_offset(p, f, at);

@@ -80,6 +80,10 @@ struct FragmentParams {
   uint64_t read_bytes = 1 * MiB;
   uint64_t settle_ns = 1000000000;  // idle time before the read (background GC)
   bool send_hints = false;  // append/overwrite hints on the target file's writes
+  // FDP handles (write streams) of the target file's writes and of the
+  // other data's, -1: none named; the contiguous copy is written through
+  // the file's
+  int file_ruh = -1, other_ruh = -1;
   uint64_t seed = 1;
 };
 

@@ -1,14 +1,19 @@
 #!/bin/bash
-# FDP's write side in the simulator (`make fdp`): write amplification of
-# a flash cache's two lifetimes -- small hot objects rewritten at random
-# in a small region, large objects written as a log over the rest -- with
-# no placement and with a reclaim unit handle per lifetime (initially and
-# persistently isolated), at 50 % and 100 % of the drive used, each with
-# two seeds; and how it moves with the hot share of the bytes written.
-# The drive: the default 8 dies, 256 erase blocks a plane (4 GiB of
-# flash, 7 % over-provisioning) whatever the FDP setting, so that each
-# run has the same flash. Writes OUTDIR/*.csv and the tables of this
-# folder's README.md.
+# FDP in the simulator (`make fdp`), on the default 8 dies with 256 erase
+# blocks a plane (4 GiB of flash, 7 % over-provisioning) whatever the FDP
+# setting, so that every run has the same flash:
+#   waf         write amplification of a flash cache's two lifetimes --
+#               small hot objects rewritten at random in a small region,
+#               large objects written as a log over the rest -- with no
+#               placement and with a handle per lifetime (initially and
+#               persistently isolated), at 50 % and 100 % used, two seeds
+#               each; and against the hot share of the bytes written
+#   collisions  the worst-case fragmented file (append, overwrite) read
+#               back, placed with nothing, the placement hints, a write
+#               stream for the file and one for the rest, or both; on the
+#               drive without FDP and with reclaim units on one die, on a
+#               die group of two and on all dies
+# Writes OUTDIR/*.csv and the tables of this folder's README.md.
 # Usage: run.sh NVMEV_SIM OUTDIR [extra nvmev-sim options...]
 set -euo pipefail
 # shellcheck source=experiments/lib/runner.sh
@@ -86,8 +91,48 @@ done
 		$2 * 4 / 1024, $4 * 4 / 1024, $8 }' "$out/waf-100-initially-1.csv"
 } >"$out/handles-table.csv"
 
+# collide NAME RU_DIES PLACEMENT KIND: one fragmented-file run to
+# OUTDIR/NAME.csv; RU_DIES "none": the drive without FDP
+collide() {
+	local name=$1 ru_dies=$2 placement=$3 kind=$4 drive=() how=()
+	[ "$ru_dies" = none ] || drive=(--fdp-ruhs 2 --fdp-ru-dies "$ru_dies")
+	case $placement in
+	hints) how=(--send-hints) ;;
+	streams) how=(--file-ruh 1 --other-ruh 0) ;;
+	both) how=(--send-hints --file-ruh 1 --other-ruh 0) ;;
+	esac
+	"$sim" --format csv --blocks-per-plane 256 "${drive[@]}" "${extra[@]}" fragment \
+		--kind "$kind" --gap worst "${how[@]}" >"$out/$name.csv"
+}
+# read_row NAME: "MB/s,relative,dies,collisions" of NAME's fragmented read
+read_row() {
+	awk -F, '/^layout,/ { for (i = 1; i <= NF; i++) col[$i] = i }
+		/^# relative_throughput=/ { split($0, x, "="); rel = x[2] }
+		/^fragmented,/ { printf "%.0f,%.3f,%s,%s", $col["mb_per_s"], rel,
+			$col["dies_used"], $col["collisions"] }' "$out/$1.csv"
+}
+{
+	echo "reclaim_unit,placement,append_MB/s,append_relative,append_dies,append_collisions,overwrite_MB/s,overwrite_relative,overwrite_dies,overwrite_collisions"
+	for ru in none 1 2 0; do
+		for p in nothing hints streams both; do
+			# without FDP there are no streams
+			[ "$ru" = none ] && [[ $p == streams || $p == both ]] && continue
+			row=
+			for kind in append overwrite; do
+				collide "collide-$ru-$p-$kind" "$ru" "$p" "$kind"
+				row=$row,$(read_row "collide-$ru-$p-$kind")
+			done
+			case $ru in
+			none) label="no FDP" ;; 0) label="all 8 dies" ;; 1) label="1 die" ;; *) label="$ru dies" ;;
+			esac
+			echo "$label,$p$row"
+		done
+	done
+} >"$out/collisions-table.csv"
+
 echo
-runner_show "$out/waf-table.csv" "$out/sweep-table.csv" "$out/handles-table.csv"
+runner_show "$out/waf-table.csv" "$out/sweep-table.csv" "$out/handles-table.csv" \
+	"$out/collisions-table.csv"
 held=$(awk -F, -v t="$target" 'NR > 1 && $2 != "none" { n += 2; ok += ($3 <= t) + ($4 <= t) }
 	END { printf "%d of %d", ok, n }' "$out/waf-table.csv")
 echo "target: write amplification with FDP at most $target: $held runs"
@@ -97,6 +142,8 @@ runner_page \
 	"Write amplification at 100 % used against the hot share of the bytes written (seed 1)" \
 	"$out/sweep-table.csv" \
 	"Per handle at 100 % used, initially isolated, seed 1: host writes, GC copies and write amplification (4 KiB units as MiB)" \
-	"$out/handles-table.csv"
+	"$out/handles-table.csv" \
+	"An 8 MiB file written in 32 KiB chunks, each followed by fdatasync and by 224 KiB of other data (the worst case: stripe - chunk), read in 1 MiB commands at QD 1: throughput, relative to the same file written contiguously on the same drive, the dies its read used, and reads that waited for a busy die; placed with nothing, the placement hints, a write stream (FDP handle) for the file and one for the rest, or both" \
+	"$out/collisions-table.csv"
 # "N of N": the target held in every run
 [ "${held%% *}" = "${held##* }" ]

@@ -11,6 +11,7 @@
 #include "helpers.h"
 #include "hotcold.h"
 #include "units.h"
+#include "workloads.h"
 
 namespace nvmev::test {
 namespace {
@@ -515,6 +516,35 @@ TEST(FdpHotCold, ColdLogCostsNoCopiesInItsOwnUnits) {
   EXPECT_GT(fdp.ruh[1].gc_units, cold.gc_units);
   EXPECT_LT(fdp.write_amplification, 1.2);
   EXPECT_GT(none.write_amplification, 2.0);
+}
+
+// The worst-case fragmented file on a drive with FDP: with every write
+// through handle 0 it lands on one die like on a drive without FDP, and
+// the hints it carries are counted and ignored; a stream of its own puts
+// it in a handle's units, which spread it over as many dies as a unit
+// spans: all of them, or the one die of a one-die unit.
+TEST(FdpFragment, AStreamOfItsOwnSpreadsAFileOverItsUnitsDies) {
+  for (auto kind : {FragmentParams::Kind::Append, FragmentParams::Kind::Overwrite}) {
+    SCOPED_TRACE(to_string(kind));
+    ftl_config c = paper_config();
+    c.fdp_ruhs = 2;
+    FragmentParams p;
+    p.kind = kind;
+    p.send_hints = true;
+    FragmentResult shared = run_fragment(c, p);
+    EXPECT_LT(shared.relative, 0.2);
+    EXPECT_EQ(shared.fragmented_dies.dies_used(), 1u);
+    EXPECT_GT(shared.fragmented_stats.hint_ignored_fdp, 250u);
+    EXPECT_EQ(shared.fragmented_stats.hint_honoured, 0u);
+    p.file_ruh = 1;
+    p.other_ruh = 0;
+    FragmentResult own = run_fragment(c, p);
+    EXPECT_GE(own.relative, 0.98);
+    EXPECT_EQ(own.fragmented_dies.dies_used(), 8u);
+    c.fdp_ru_dies = 1;
+    FragmentResult narrow = run_fragment(c, p);
+    EXPECT_LT(narrow.fragmented.mb_per_s(), own.fragmented.mb_per_s() / 4);
+  }
 }
 
 TEST(FdpHotCold, ColdSegmentMustBeWholeBlocks) {
