@@ -73,7 +73,7 @@ fragmentation: deps-experiments sim
 	experiments/fragmentation/run.sh $(SIM_BIN) $(RESULTS)/fragmentation
 
 fdp: deps-experiments sim
-	experiments/fdp/run.sh $(SIM_BIN) $(RESULTS)/fdp
+	SIM_BENCH=$(BUILD)/release/bench/sim_bench experiments/fdp/run.sh $(SIM_BIN) $(RESULTS)/fdp
 
 demo: deps-experiments
 	experiments/demo/run.sh

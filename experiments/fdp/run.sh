@@ -13,8 +13,11 @@
 #               stream for the file and one for the rest, or both; on the
 #               drive without FDP and with reclaim units on one die, on a
 #               die group of two and on all dies
+#   speed       the simulator's speed with FDP against without (make
+#               bench's benchmarks, paired in one run; SIM_BENCH names
+#               sim_bench, as make fdp does)
 # Writes OUTDIR/*.csv and the tables of this folder's README.md.
-# Usage: run.sh NVMEV_SIM OUTDIR [extra nvmev-sim options...]
+# Usage: [SIM_BENCH=sim_bench] run.sh NVMEV_SIM OUTDIR [extra nvmev-sim options...]
 set -euo pipefail
 # shellcheck source=experiments/lib/runner.sh
 . "$(dirname "$0")/../lib/runner.sh"
@@ -130,9 +133,28 @@ read_row() {
 	done
 } >"$out/collisions-table.csv"
 
+# speed: each benchmark without FDP (/0) and with 4 handles (/4), in
+# one process, 5 repetitions, the medians' CPU time per simulated I/O
+tables=("$out/waf-table.csv" "$out/sweep-table.csv" "$out/handles-table.csv" "$out/collisions-table.csv")
+speed_caption=()
+if [ -n "${SIM_BENCH:-}" ]; then
+	[ -x "$SIM_BENCH" ] || runner_fail "SIM_BENCH=$SIM_BENCH is not an executable"
+	# a family at a time: the CSV reporter wants one set of counters
+	for b in BM_RandomRead4k BM_RandomWrite4kWithGc BM_SequentialWrite128k; do
+		"$SIM_BENCH" --benchmark_filter="^$b/" --benchmark_repetitions=5 \
+			--benchmark_report_aggregates_only=true --benchmark_format=csv
+	done >"$out/speed.csv"
+	awk -F, '$1 ~ /_median"$/ { name = $1; gsub(/"|_median/, "", name); split(name, n, "/")
+			cpu[n[1], n[2]] = $4; names[n[1]] = 1 }
+		END { for (b in names) printf "%s,%.0f,%.0f,%.3f\n", b, cpu[b, 0], cpu[b, 4], cpu[b, 4] / cpu[b, 0] }' \
+		"$out/speed.csv" | sort | sed '1i benchmark,ns_per_IO_without_FDP,ns_per_IO_with_FDP,with/without' \
+		>"$out/speed-table.csv"
+	tables+=("$out/speed-table.csv")
+	speed_caption=("Simulator speed: CPU time per simulated I/O of make bench's benchmarks without FDP and with 4 handles (writes naming them in turn by 1 MiB region), medians of 5 repetitions in one run on $(nproc) CPUs" "$out/speed-table.csv")
+fi
+
 echo
-runner_show "$out/waf-table.csv" "$out/sweep-table.csv" "$out/handles-table.csv" \
-	"$out/collisions-table.csv"
+runner_show "${tables[@]}"
 held=$(awk -F, -v t="$target" 'NR > 1 && $2 != "none" { n += 2; ok += ($3 <= t) + ($4 <= t) }
 	END { printf "%d of %d", ok, n }' "$out/waf-table.csv")
 echo "target: write amplification with FDP at most $target: $held runs"
@@ -144,6 +166,6 @@ runner_page \
 	"Per handle at 100 % used, initially isolated, seed 1: host writes, GC copies and write amplification (4 KiB units as MiB)" \
 	"$out/handles-table.csv" \
 	"An 8 MiB file written in 32 KiB chunks, each followed by fdatasync and by 224 KiB of other data (the worst case: stripe - chunk), read in 1 MiB commands at QD 1: throughput, relative to the same file written contiguously on the same drive, the dies its read used, and reads that waited for a busy die; placed with nothing, the placement hints, a write stream (FDP handle) for the file and one for the rest, or both" \
-	"$out/collisions-table.csv"
+	"$out/collisions-table.csv" "${speed_caption[@]}"
 # "N of N": the target held in every run
 [ "${held%% *}" = "${held##* }" ]
