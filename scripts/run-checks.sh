@@ -163,10 +163,13 @@ release() {
 	mkdir -p "$build/experiments"
 	cp experiments/fragmentation/README.md "$build/experiments/fragmentation.md"
 	cp experiments/subpage/README.md "$build/experiments/subpage.md"
+	cp experiments/fdp/README.md "$build/experiments/fdp.md"
 	RESULTS_PAGE="$build/experiments/fragmentation.md" experiments/fragmentation/run.sh \
 		"$build/release/sim/nvmev-sim" "$build/experiments/fragmentation" &&
 		RESULTS_PAGE="$build/experiments/subpage.md" experiments/subpage/run.sh \
-			"$build/release/sim/nvmev-sim" "$build/experiments/subpage"
+			"$build/release/sim/nvmev-sim" "$build/experiments/subpage" &&
+		RESULTS_PAGE="$build/experiments/fdp.md" experiments/fdp/run.sh \
+			"$build/release/sim/nvmev-sim" "$build/experiments/fdp"
 }
 
 run_tier release release
