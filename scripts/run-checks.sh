@@ -53,16 +53,22 @@ done
 wanted() { [ -z "$TIERS" ] || [[ ",$TIERS," == *",$1,"* ]]; }
 
 tier() { # name command...
-	local name=$1 start=$SECONDS
+	local name=$1 start=$SECONDS rc=0
 	shift
 	echo "=== $name"
-	if "$@"; then
+	"$@" || rc=$?
+	took "$name" "$start"
+	if [ "$rc" -eq 0 ]; then
 		echo "=== $name: ok ($((SECONDS - start)) s)"
 		return 0
 	fi
 	echo "=== $name: FAILED ($((SECONDS - start)) s)"
 	return 1
 }
+
+# took NAME START: NAME took from START to now ($SECONDS), for the closing
+# "times:" line (a file: the lanes' tiers run in subshells)
+took() { echo "$1 $((SECONDS - $2)) s" >>"$build/times"; }
 
 unit() {
 	if ! cmake -S . -B "$build/check" -DCMAKE_BUILD_TYPE=Debug -DNVMEV_SANITIZE=ON \
@@ -141,6 +147,7 @@ run_lanes() {
 
 # ctest's own count goes into the total; the other tiers count one each
 mkdir -p "$build"
+rm -f "$build/times"
 if wanted unit; then
 	rm -f "$build/ctest.log"	# a failed build must not count an old run
 	tier unit unit
@@ -270,6 +277,7 @@ debug() {
 # seconds from the cache) must not run beside a guest's timing checks
 patched_tree=
 debug_tree=
+kernels_start=$SECONDS
 if wanted patched; then
 	patched_tree=$(scripts/kernel/build-kernel.sh | tail -1) || patched_tree=
 fi
@@ -280,6 +288,8 @@ dkms_tiers=()
 wanted guest612 && dkms_tiers+=(6.12)
 wanted guest72 && dkms_tiers+=(7.2)
 [ ${#dkms_tiers[@]} -eq 0 ] || dkms_prepare "${dkms_tiers[@]}"
+took "kernel builds and DKMS" "$kernels_start"
+lanes_start=$SECONDS
 # Three lanes (6.1 then 6.12; 7.2 then the debug kernel; the patched
 # kernel, then kbuild and fuzz): a TCG guest keeps about 0.7 of a host CPU
 # busy (four at once ran 1.4 times as long as two), so a third one costs
@@ -289,6 +299,7 @@ wanted guest72 && dkms_tiers+=(7.2)
 # third lane is a timing check: fuzz-defects finds each defect in a second
 # of its 30, beside busy guests too.
 run_lanes "guest guest612" "guest72 debug" "patched kbuild fuzz"
+took "the three lanes" "$lanes_start"
 run_tier checkpatch scripts/checkpatch.sh
 style() {
 	shellcheck -x -P SCRIPTDIR/../.. scripts/*.sh scripts/vm/*.sh scripts/kernel/*.sh \
@@ -300,5 +311,7 @@ run_tier shellcheck style
 for f in "${failures[@]}"; do
 	echo "failed: $f"
 done
+# every step's time in one line near the end, where a truncated log keeps it
+echo "times: $(paste -sd, "$build/times" 2>/dev/null | sed 's/,/, /g'); all $SECONDS s"
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
