@@ -47,7 +47,9 @@
 // after each, every 4 KiB unit it wrote must be the named handle's (the
 // fallback's, placement handle 0, for none or a bad one). The step that
 // verifies everything also moves the handle to a fresh unit through I/O
-// Management Send, refused with Invalid Field for a bad identifier.
+// Management Send, refused with Invalid Field for a bad identifier. A
+// byte after the layout names which namespaces list their placement
+// handles (handle_lists()): identifier i then names the list's i-th.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -463,14 +465,18 @@ struct StepHandle {
 } g_handle;
 
 // The step's handle byte: bit 7 no identifier; bit 6 with bits 5:0 zero
-// a placement handle past the namespace's; else a handle and a group.
-void pick_handle(Drive& d, Input& in) {
+// a placement handle past the namespace's (its list's length, or the
+// drive's handles for a zoned one, which has none); else a handle of its
+// list and a group.
+void pick_handle(Drive& d, const RNs& ns, Input& in) {
   const nvmev_fdp_conf& c = d.dev->ns.fdp;
+  const nvmev_ns& n = d.dev->ns.ns[ns.nsid - 1];
+  const u32 phs = n.nphndls ? n.nphndls : c.ruhs;
   u8 h = in.u8();
   g_handle = StepHandle{};
   g_handle.named = !(h & 0x80);
   g_handle.valid = !(h & 0x40) || (h & 0x3f);
-  g_handle.ph = g_handle.valid ? h % c.ruhs : c.ruhs;
+  g_handle.ph = g_handle.valid ? h % phs : phs;
   g_handle.rg = (h >> 3) % c.rgs;
   g_handle.pid = static_cast<u16>((c.rgif ? g_handle.rg << (16 - c.rgif) : 0) | g_handle.ph);
 }
@@ -483,8 +489,9 @@ void name_handle(const Drive& d, nvmev_sqe& sqe) {
 }
 
 // Every 4 KiB unit of a Write that succeeded holds data of the handle it
-// named: placement handle i is handle i, a bad identifier or none handle
-// 0 of group 0. (The reclaim group shows only in which unit it took.)
+// named: placement handle i is the namespace's i-th handle, a bad
+// identifier or none its first, of group 0. (The reclaim group shows only
+// in which unit it took.)
 void check_placed(const Drive& d, const RNs& ns, u64 slba, u64 nlb, const std::string& what) {
   if (!d.fdp || ns.zoned) return;
   const nvmev_ns& n = d.dev->ns.ns[ns.nsid - 1];
@@ -808,6 +815,23 @@ void set_fdp(ftl_config& cfg, u8 wp) {
 
 // ---- the layout ----
 
+// The namespaces' placement_handles: namespace i lists handles when bit i
+// of @lists is set, a run of distinct ones (1 to all of them, from a start
+// the byte names, wrapping); the others use every handle, the module's
+// default.
+std::unique_ptr<nvmev_drive_conf> handle_lists(const ftl_config& cfg, u8 nn, u8 lists) {
+  auto conf = std::make_unique<nvmev_drive_conf>();
+  const u32 ruhs = cfg.fdp_ruhs;
+  for (u32 i = 0; i < nn && ruhs; i++) {
+    if (!(lists >> i & 1)) continue;
+    nvmev_ns_conf& c = conf->ns[i];
+    const u32 start = ((lists >> 3) + i) % ruhs;
+    c.nphndls = static_cast<u16>(1 + ((lists >> 5) + i) % ruhs);
+    for (u32 k = 0; k < c.nphndls; k++) c.phndl[k] = static_cast<u16>((start + k) % ruhs);
+  }
+  return conf;
+}
+
 std::unique_ptr<Drive> make_drive(Input& in) {
   auto d = std::make_unique<Drive>();
   ftl_config cfg{};
@@ -845,6 +869,9 @@ std::unique_ptr<Drive> make_drive(Input& in) {
   }
   u8 store = in.u8();
   d->drain_passes = in.u8() % 4;
+  // with FDP: which namespaces name their placement handles (configfs
+  // placement_handles), as make_handle_lists() reads it
+  u8 lists = cfg.fdp_ruhs ? in.u8() : 0;
 
   nvmev_dev* dev = static_cast<nvmev_dev*>(std::calloc(1, sizeof(nvmev_dev)));
   d->dev = dev;
@@ -885,7 +912,8 @@ std::unique_ptr<Drive> make_drive(Input& in) {
     if (conf[i].c.zoned && nvmev_zoned_create(dev, i + 1, &conf[i].c)) return nullptr;
   }
   dev->ns.hints_supported = cfg.hints;
-  if (nvmev_fdp_setup(dev, nullptr)) return nullptr;  // every handle, as the module's default
+  // refused as the module refuses it (a list on a zoned namespace)
+  if (nvmev_fdp_setup(dev, handle_lists(cfg, nn, lists).get())) return nullptr;
   // the store: linear (memmap=, stale bytes) or pages, capped or not
   if (store & 1) {
     d->linear = static_cast<u8*>(std::malloc(cap_mib << 20));
@@ -928,7 +956,7 @@ std::unique_ptr<Drive> make_drive(Input& in) {
                                   std::to_string(r.zone_lbas) + " cap " + std::to_string(r.zcap) + " open " +
                                   std::to_string(r.max_open) + " active " + std::to_string(r.max_active)
                             : std::string())
-                << "\n";
+                << ", " << dev->ns.ns[r.nsid - 1].nphndls << " placement handles\n";
   }
   return d;
 }
@@ -966,7 +994,7 @@ void verify_all(Drive& d) {
 void step(Drive& d, Input& in) {
   RNs& ns = d.ns[in.u8() % d.ns.size()];
   u8 op = in.u8() % 12;
-  if (d.fdp) pick_handle(d, in);
+  if (d.fdp) pick_handle(d, ns, in);
   switch (op) {
     case 0:
     case 1: {

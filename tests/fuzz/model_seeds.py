@@ -14,14 +14,16 @@ U32 = lambda v: struct.pack('<Q', v)  # Input::u32() takes 8 bytes
 
 
 def layout(ns, cap=12, chans=1, dpc=1, planes=1, page=0, ppb=1, op=4,
-           wpts=0, wbuf=2, store=0, drain=0):
+           wpts=0, wbuf=2, store=0, drain=0, lists=0):
     """cap: 4 + cap MiB; ns: (lba 0/1 = 512/4096, zoned, size_mib,
-    zone_mib log2, zone_cap_mib, width, max_open, max_active)."""
+    zone_mib log2, zone_cap_mib, width, max_open, max_active); with FDP
+    (wpts from fdp()) the placement-handle lists byte (handle_lists())."""
     b = bytes([chans - 1, dpc - 1, planes - 1, page, ppb, cap, op - 3, wpts,
                wbuf, len(ns) - 1])
     for n in ns:
         b += bytes(n)
-    return b + bytes([store, drain])
+    b += bytes([store, drain])
+    return b + bytes([lists]) if (wpts >> 2) % 4 else b
 
 
 def step(ns, op, *fields):
@@ -140,6 +142,16 @@ def fdp_seeds():
         s += fstep(0, 0, i, lba(i * 64), nlb_any(100))
     s += fstep(1, 0, 2, at_wp(0), nlb_any(100)) + fstep(0, 10, 2)
     s += fstep(0, 11, 1) + fstep(0, 10, 0) + fstep(0, 11, 2)
+    out.append(s)
+    # three handles, two namespaces: the first lists handles 2 and 0
+    # (placement handles 0 and 1), the second all three; writes and
+    # updates through each placement handle and one past the list
+    L = layout([(1, 0, 6, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0)],
+               chans=2, dpc=2, op=10, wpts=fdp(3, 1, 1, 0), lists=0x29)
+    s = L
+    for i in range(12):
+        s += fstep(i % 2, 0, i % 3, lba(i * 64), nlb_any(64))
+    s += fstep(0, 11, 1) + fstep(0, 11, 0x40) + fstep(1, 11, 2) + fstep(0, 10, 0)
     out.append(s)
     return out
 
