@@ -20,12 +20,7 @@ ftl_cmd cmd(uint8_t op, uint64_t off, uint64_t len) { return make_cmd(op, off, l
 
 // A write through handle (1 MiB region) mod @ruhs, or none without FDP.
 ftl_cmd write(uint64_t off, uint64_t len, int64_t ruhs) {
-  ftl_cmd c = make_cmd(FTL_OP_WRITE, off, len);
-  if (ruhs) {
-    c.fdp = 1;
-    c.fdp_ruh = static_cast<uint16_t>(off / MiB % static_cast<uint64_t>(ruhs));
-  }
-  return c;
+  return make_write(off, len, ruhs ? static_cast<int>(off / MiB % static_cast<uint64_t>(ruhs)) : -1);
 }
 
 ftl_config config(uint64_t capacity_mib, int64_t ruhs) {

@@ -21,15 +21,10 @@ struct Layout {
 };
 
 void write_at(Engine& e, const HotColdParams& p, const Layout& l, uint64_t off, uint64_t len) {
-  ftl_cmd c = make_cmd(FTL_OP_WRITE, off, len);
-  int h = hotcold_handle(p, l.used, l.hot, l.ruhs, off);
-  if (h >= 0) {
-    c.fdp = 1;
-    c.fdp_ruh = static_cast<uint16_t>(h);
-    // a group holds what its dies hold: the used space is spread over them
-    c.fdp_rg = static_cast<uint16_t>(off / ((l.used + l.groups - 1) / l.groups));
-  }
-  Completion r = e.submit(c);
+  const int h = hotcold_handle(p, l.used, l.hot, l.ruhs, off);
+  // a group holds what its dies hold: the used space is spread over them
+  const auto rg = static_cast<uint16_t>(h < 0 ? 0 : off / ((l.used + l.groups - 1) / l.groups));
+  Completion r = e.submit(make_write(off, len, h, rg));
   if (r.status != FTL_OK)
     throw std::runtime_error("model returned status " + std::to_string(r.status) +
                              " for a hotcold write");

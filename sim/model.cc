@@ -35,6 +35,16 @@ ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint) {
   return c;
 }
 
+ftl_cmd make_write(uint64_t off, uint64_t len, int ruh, uint16_t rg) {
+  ftl_cmd c = make_cmd(FTL_OP_WRITE, off, len);
+  if (ruh >= 0) {
+    c.fdp = 1;
+    c.fdp_ruh = static_cast<uint16_t>(ruh);
+    c.fdp_rg = rg;
+  }
+  return c;
+}
+
 Model::Model(const ftl_config& cfg) : cfg_(cfg) {
   char err[FTL_ERRMSG_LEN] = "";
   ftl* f = nullptr;

@@ -73,5 +73,8 @@ void apply_default_capacity(ftl_config& cfg);
 
 // A command for the model; offsets and lengths in bytes.
 ftl_cmd make_cmd(uint8_t op, uint64_t off, uint64_t len, uint8_t hint = FTL_HINT_NONE);
+// A write through FDP reclaim unit handle @ruh of reclaim group @rg, as a
+// write stream or a placement identifier names one; none named if @ruh < 0.
+ftl_cmd make_write(uint64_t off, uint64_t len, int ruh = -1, uint16_t rg = 0);
 
 }  // namespace nvmev

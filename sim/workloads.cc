@@ -38,21 +38,11 @@ void submit_checked(Engine& e, const ftl_cmd& c) {
                              " for a workload command");
 }
 
-// Write [off, off+len) in commands of at most `piece` bytes.
-// A write through FDP handle @ruh of reclaim group 0 (a write stream, as
-// Linux maps one), or with none named when @ruh is negative.
-ftl_cmd stream_write(uint64_t off, uint64_t len, int ruh) {
-  ftl_cmd c = make_cmd(FTL_OP_WRITE, off, len);
-  if (ruh >= 0) {
-    c.fdp = 1;
-    c.fdp_ruh = static_cast<uint16_t>(ruh);
-  }
-  return c;
-}
-
+// Write [off, off+len) in commands of at most `piece` bytes, through FDP
+// handle @ruh (make_write()).
 void write_range(Engine& e, uint64_t off, uint64_t len, uint64_t piece, int ruh = -1) {
   for (uint64_t done = 0; done < len; done += piece)
-    submit_checked(e, stream_write(off + done, std::min(piece, len - done), ruh));
+    submit_checked(e, make_write(off + done, std::min(piece, len - done), ruh));
 }
 
 // fdatasync: flush, and wait for it and everything before it.
@@ -200,7 +190,7 @@ FragmentResult run_fragment(const ftl_config& cfg, const FragmentParams& p) {
     }
     const bool append = p.kind == FragmentParams::Kind::Append;
     for (uint64_t off = 0; off < p.file_bytes; off += chunk) {
-      ftl_cmd w = stream_write(off, chunk, p.file_ruh);
+      ftl_cmd w = make_write(off, chunk, p.file_ruh);
       if (p.send_hints && !append) {
         w.hint = FTL_HINT_OVERWRITE;
       } else if (p.send_hints && off) {  // the file's first block has no predecessor

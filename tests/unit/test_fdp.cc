@@ -30,11 +30,7 @@ ftl_config fdp_config(uint64_t ruhs, uint64_t ru_dies, uint64_t groups = 1,
 }
 
 ftl_cmd fdp_write(uint64_t off, uint64_t len, uint16_t ruh, uint16_t rg = 0) {
-  ftl_cmd c = cmd(FTL_OP_WRITE, off, len);
-  c.fdp = 1;
-  c.fdp_ruh = ruh;
-  c.fdp_rg = rg;
-  return c;
+  return make_write(off, len, ruh, rg);
 }
 
 struct Where {
