@@ -60,6 +60,7 @@ struct nvmev_stats {
 	u64 io_errors;
 	u64 admin_errors;
 	u64 hint_bits_disabled;		/* hint bits on writes, feature off */
+	u64 aen_ns_changed;		/* Namespace Attribute Changed events sent */
 };
 
 /*
@@ -185,6 +186,14 @@ struct nvmev_dev {
 	struct completion offline_done;
 	u16 aer_cids[NVMEV_AERL + 1];
 	u32 nr_aers;
+	/*
+	 * Namespace Attribute Changed (nvmev_nsmgmt_exec.c): the NSIDs
+	 * changed since log 04h was last read (bit NSID - 1), an event to
+	 * report, and one reported that the host has not read yet
+	 */
+	u32 ns_changed;
+	bool ns_event_pending;
+	bool ns_event_masked;
 	u32 features[256];		/* by FID: what Set Features stored */
 	u16 temp_thresh[2];		/* feature 04h: over, under (Kelvin) */
 	struct nvmev_errlog errlog;
@@ -312,6 +321,25 @@ void nvmev_store_zero_units(struct nvmev_dev *dev, u64 unit, u64 n);
 /* units the model has unmapped: free what holds them, if anything */
 void nvmev_store_drop(struct nvmev_dev *dev, u64 unit, u64 n);
 
+/* nvmev_io.c: a deleted namespace's slice of the flash, deallocated */
+void nvmev_io_ns_release(struct nvmev_dev *dev, u32 nsid, u64 off, u64 end);
+
+/*
+ * nvmev_nsmgmt_exec.c: Identify's allocated namespaces and controller
+ * lists (false: not one of those CNS); a held AER takes a pending event
+ * (true, its dword 0 in @result); log 04h into @page; after a reset
+ */
+bool nvmev_nsmgmt_identify(struct nvmev_dev *dev,
+			   const struct nvmev_admin_req *req, u8 *buf);
+bool nvmev_ns_event_take(struct nvmev_dev *dev, u32 *result);
+void nvmev_changed_ns_log(struct nvmev_dev *dev,
+			  const struct nvmev_admin_req *req, u8 *page);
+void nvmev_nsmgmt_reset(struct nvmev_dev *dev);
+
+/* nvmev_admin.c: Identify Namespace of @ns (NULL: inactive, zeroes) */
+struct nvme_id_ns;
+void nvmev_identify_ns(struct nvmev_dev *dev, u32 nsid,
+		       const struct nvmev_ns *ns, struct nvme_id_ns *id);
 /* nvmev_admin.c: completes the command, except a held AER */
 void nvmev_admin_execute(struct nvmev_dev *dev, const struct nvmev_sqe *sqe);
 /* a controller reset: features back to their defaults, held AERs dropped */

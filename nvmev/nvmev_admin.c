@@ -13,6 +13,7 @@
 #include "nvmev.h"
 #include "nvmev_compat.h"
 #include "nvmev_fdp.h"
+#include "nvmev_nsmgmt.h"
 
 /* serial and NQN: "NVMEV" or the NQN's prefix, and the PCI domain */
 #define NVMEV_SN	"NVMEV%08X"
@@ -70,7 +71,14 @@ static void nvmev_identify_ctrl(struct nvmev_dev *dev, struct nvme_id_ctrl *id)
 	id->cctemp = cpu_to_le16(NVMEV_CCTEMP_K);
 	id->sqes = 0x66;
 	id->cqes = 0x44;
+	/* Namespace Management and Attachment, for NSIDs 1 to NN */
 	id->nn = cpu_to_le32(dev->ns.nn);
+	id->oacs = cpu_to_le16(NVMEV_OACS_NS_MGMT);
+	id->oaes = cpu_to_le32(NVMEV_OAES_NS_ATTR);
+	put_unaligned_le32(dev->ns.nn, (u8 *)id + NVMEV_ID_CTRL_MNAN);
+	put_unaligned_le64(dev->ns.flash_bytes, (u8 *)id + NVMEV_ID_CTRL_TNVMCAP);
+	put_unaligned_le64(nvmev_ns_unallocated(&dev->ns),
+			   (u8 *)id + NVMEV_ID_CTRL_UNVMCAP);
 	id->oncs = cpu_to_le16(NVME_CTRL_ONCS_DSM | NVME_CTRL_ONCS_WRITE_ZEROES);
 	id->vwc = NVME_CTRL_VWC_PRESENT;
 	id->awun = 0;
@@ -114,10 +122,9 @@ static void nvmev_ns_ids(struct nvmev_dev *dev, u32 nsid, u8 *eui64, u8 *nguid)
 	put_unaligned_be16(dev->sysdata.domain, eui64 + 6);
 }
 
-static void nvmev_identify_ns(struct nvmev_dev *dev, u32 nsid,
-			      struct nvme_id_ns *id)
+void nvmev_identify_ns(struct nvmev_dev *dev, u32 nsid,
+		       const struct nvmev_ns *ns, struct nvme_id_ns *id)
 {
-	const struct nvmev_ns *ns = nvmev_ns_get(&dev->ns, nsid);
 	const struct ftl_geometry *g = ftl_get_geometry(dev->ftl);
 	u64 pu_bytes = (u64)g->pu_units * FTL_MAP_UNIT;
 	u32 per_lba;
@@ -218,7 +225,8 @@ u16 nvmev_admin_identify(struct nvmev_dev *dev,
 		nvmev_identify_ctrl(dev, buf);
 		break;
 	case NVME_ID_CNS_NS:
-		nvmev_identify_ns(dev, req->nsid, buf);
+		nvmev_identify_ns(dev, req->nsid,
+				  nvmev_ns_get(&dev->ns, req->nsid), buf);
 		break;
 	case NVME_ID_CNS_CS_CTRL:
 		/* zoned: ZASL 0, Zone Append as large as MDTS allows */
@@ -243,6 +251,9 @@ u16 nvmev_admin_identify(struct nvmev_dev *dev,
 		p[0] = NVME_NIDT_CSI;
 		p[1] = NVME_NIDT_CSI_LEN;
 		p[4] = nvmev_ns_get(&dev->ns, req->nsid)->csi;
+		break;
+	default:
+		nvmev_nsmgmt_identify(dev, req, p);
 		break;
 	}
 	status = nvmev_reply(dev, req, buf, NVME_IDENTIFY_DATA_SIZE);
@@ -360,6 +371,9 @@ u16 nvmev_admin_get_log_page(struct nvmev_dev *dev,
 	case NVME_LOG_CMD_EFFECTS:
 		nvmev_effects_log((struct nvme_effects_log *)page, req->csi,
 				  dev->ns.fdp.ruhs);
+		break;
+	case NVMEV_LOG_CHANGED_NS:
+		nvmev_changed_ns_log(dev, req, page);
 		break;
 	default:		/* FDP's: every log it has fits a page */
 		status = nvmev_fdp_log_page(dev, req, page);
@@ -491,6 +505,7 @@ void nvmev_admin_reset(struct nvmev_dev *dev)
 	u32 i;
 
 	dev->nr_aers = 0;
+	nvmev_nsmgmt_reset(dev);
 	for (i = 0; i < nvmev_nr_features; i++)
 		dev->features[nvmev_features[i].fid] = nvmev_features[i].def;
 	memcpy(dev->temp_thresh, temp_thresh_def, sizeof(dev->temp_thresh));
@@ -538,10 +553,12 @@ u16 nvmev_admin_abort(struct nvmev_dev *dev, struct nvmev_admin_req *req,
 	return NVME_SC_SUCCESS;
 }
 
-/* held until an event occurs; none is generated yet */
+/* held until an event occurs: a namespace attached or detached */
 u16 nvmev_admin_async_event(struct nvmev_dev *dev,
 			    struct nvmev_admin_req *req, u32 *result)
 {
+	if (nvmev_ns_event_take(dev, result))
+		return NVME_SC_SUCCESS;
 	if (dev->nr_aers > NVMEV_AERL)
 		return NVME_SC_ASYNC_LIMIT | NVME_STATUS_DNR;
 	dev->aer_cids[dev->nr_aers++] = req->cid;

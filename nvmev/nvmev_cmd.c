@@ -6,6 +6,7 @@
 #include "nvmev_cmd.h"
 #include "nvmev_fdp.h"
 #include "nvmev_hint.h"
+#include "nvmev_nsmgmt.h"
 
 u16 nvmev_sqe_cid(const struct nvmev_sqe *sqe)
 {
@@ -190,6 +191,8 @@ static u16 nvmev_parse_zone_recv(const struct nvmev_ns_view *ns,
 }
 
 #define NVMEV_EFFECTS_LBA_WRITE	(NVME_CMD_EFFECTS_CSUPP | NVME_CMD_EFFECTS_LBCC)
+/* namespace capability and inventory change */
+#define NVMEV_EFFECTS_NS	(NVME_CMD_EFFECTS_NCC | NVME_CMD_EFFECTS_NIC)
 #define NVM_ZNS			(NVMEV_SET_NVM | NVMEV_SET_ZNS)
 
 /*
@@ -355,6 +358,8 @@ u32 nvmev_log_page_size(const struct nvmev_ns_view *ns, u8 lid)
 		return 512;
 	case NVME_LOG_CMD_EFFECTS:
 		return 4096;
+	case NVMEV_LOG_CHANGED_NS:
+		return NVMEV_CHANGED_NS_BYTES;
 	default:
 		return nvmev_fdp_log_size(ns, lid);
 	}
@@ -424,9 +429,16 @@ static u16 nvmev_parse_identify(const struct nvmev_ns_view *ns,
 						       NVMEV_ERR_LOC_NSID);
 		return status;
 	case NVME_ID_CNS_NS_ACTIVE_LIST:
+	case NVMEV_ID_CNS_NS_ALLOC_LIST:
 		/* the list starts after NSID; FFFFFFFEh and up are not valid */
 		if (req->nsid >= 0xfffffffe)
 			return nvmev_admin_bad_field(req, NVME_SC_INVALID_NS, NVMEV_ERR_LOC_NSID);
+		return NVME_SC_SUCCESS;
+	case NVMEV_ID_CNS_NS_ALLOC:
+	case NVMEV_ID_CNS_NS_CTRL_LIST:
+		/* an unallocated NSID: zeroes, an empty list */
+		return nvmev_valid_ns(ns, req);
+	case NVMEV_ID_CNS_CTRL_LIST:
 		return NVME_SC_SUCCESS;
 	default:
 		return nvmev_admin_bad_field(req, NVME_SC_INVALID_FIELD, nvmev_err_loc(10, 0));
@@ -567,8 +579,11 @@ const struct nvmev_feature nvmev_features[] = {
 	  EXEC(nvmev_feat_irq_config) },
 	/* DN: AWUN and NAWUN do not apply (both are 0) */
 	{ .fid = NVME_FEAT_WRITE_ATOMIC, .caps = CHANGE, .mask = 1 },
-	/* the SMART/Health critical warnings (no event is generated yet) */
-	{ .fid = NVME_FEAT_ASYNC_EVENT, .caps = CHANGE, .mask = 0xff },
+	/*
+	 * the SMART/Health critical warnings (no event is generated yet) and
+	 * Namespace Attribute Notices (nvmev_nsmgmt_exec.c)
+	 */
+	{ .fid = NVME_FEAT_ASYNC_EVENT, .caps = CHANGE, .mask = 0x1ff },
 	/*
 	 * FDP, enabled in configuration 0 from the start: every namespace
 	 * is in its endurance group, so no Set can change it
@@ -685,24 +700,29 @@ static u16 nvmev_parse_delete_queue(const struct nvmev_ns_view *ns,
  * exactly these.
  */
 static const struct nvmev_admin_cmd admin_cmds[] = {
-	{ nvme_admin_delete_sq, nvmev_parse_delete_queue,
+	{ nvme_admin_delete_sq, 0, nvmev_parse_delete_queue,
 	  EXEC(nvmev_admin_delete_sq) },
-	{ nvme_admin_create_sq, nvmev_parse_create_queue,
+	{ nvme_admin_create_sq, 0, nvmev_parse_create_queue,
 	  EXEC(nvmev_admin_create_sq) },
-	{ nvme_admin_get_log_page, nvmev_parse_log_page,
+	{ nvme_admin_get_log_page, 0, nvmev_parse_log_page,
 	  EXEC(nvmev_admin_get_log_page) },
-	{ nvme_admin_delete_cq, nvmev_parse_delete_queue,
+	{ nvme_admin_delete_cq, 0, nvmev_parse_delete_queue,
 	  EXEC(nvmev_admin_delete_cq) },
-	{ nvme_admin_create_cq, nvmev_parse_create_queue,
+	{ nvme_admin_create_cq, 0, nvmev_parse_create_queue,
 	  EXEC(nvmev_admin_create_cq) },
-	{ nvme_admin_identify, nvmev_parse_identify, EXEC(nvmev_admin_identify) },
-	{ nvme_admin_abort_cmd, NULL, EXEC(nvmev_admin_abort) },
-	{ nvme_admin_set_features, nvmev_parse_features,
+	{ nvme_admin_identify, 0, nvmev_parse_identify, EXEC(nvmev_admin_identify) },
+	{ nvme_admin_abort_cmd, 0, NULL, EXEC(nvmev_admin_abort) },
+	{ nvme_admin_set_features, 0, nvmev_parse_features,
 	  EXEC(nvmev_admin_features) },
-	{ nvme_admin_get_features, nvmev_parse_features,
+	{ nvme_admin_get_features, 0, nvmev_parse_features,
 	  EXEC(nvmev_admin_features) },
-	{ nvme_admin_async_event, NULL, EXEC(nvmev_admin_async_event) },
-	{ nvme_admin_keep_alive, NULL, EXEC(nvmev_admin_keep_alive) },
+	{ nvme_admin_async_event, 0, NULL, EXEC(nvmev_admin_async_event) },
+	/* a host rescans its namespaces after these (and on their event) */
+	{ NVMEV_ADMIN_NS_MGMT, NVMEV_EFFECTS_NS, nvmev_parse_ns_mgmt,
+	  EXEC(nvmev_admin_ns_mgmt) },
+	{ NVMEV_ADMIN_NS_ATTACH, NVMEV_EFFECTS_NS, nvmev_parse_ns_attach,
+	  EXEC(nvmev_admin_ns_attach) },
+	{ nvme_admin_keep_alive, 0, NULL, EXEC(nvmev_admin_keep_alive) },
 };
 
 static const struct nvmev_admin_cmd *nvmev_find_admin_cmd(u8 opcode)
@@ -717,7 +737,9 @@ static const struct nvmev_admin_cmd *nvmev_find_admin_cmd(u8 opcode)
 
 u32 nvmev_admin_effects(u8 opcode)
 {
-	return nvmev_find_admin_cmd(opcode) ? NVME_CMD_EFFECTS_CSUPP : 0;
+	const struct nvmev_admin_cmd *cmd = nvmev_find_admin_cmd(opcode);
+
+	return cmd ? NVME_CMD_EFFECTS_CSUPP | cmd->effects : 0;
 }
 
 u16 nvmev_admin_parse(const struct nvmev_ns_view *ns,

@@ -93,6 +93,11 @@ struct nvmev_ns {
 	 */
 	u16 nphndls;
 	u16 phndl[NVMEV_FDP_MAX_PHNDLS];
+	/*
+	 * allocated (nsze) but attached to no controller: inactive, as a
+	 * Namespace Management create leaves it (nvmev_nsmgmt.h)
+	 */
+	bool detached;
 };
 
 /* The drive's FDP configuration (nvmev_fdp.h), as its logs give it. */
@@ -106,8 +111,11 @@ struct nvmev_fdp_conf {
 
 /* What the parser needs to know about the namespaces and the features. */
 struct nvmev_ns_view {
-	u32 nn;				/* Identify NN: the highest NSID in use */
+	u32 nn;				/* Identify NN: the highest NSID there is */
 	struct nvmev_ns ns[NVMEV_MAX_NS];	/* by NSID - 1 */
+	/* the flash the namespaces share, and a created one's LBA size */
+	u64 flash_bytes;
+	u32 lba_shift;
 	bool hints_supported;		/* module parameter hints=1 */
 	bool hints_enabled;		/* feature NVMEV_HINT_FID set by the host */
 	/*
@@ -122,17 +130,18 @@ struct nvmev_ns_view {
 static inline const struct nvmev_ns *nvmev_ns_get(const struct nvmev_ns_view *v,
 						  u32 nsid)
 {
-	if (!nsid || nsid > v->nn || !v->ns[nsid - 1].nsze)
+	if (!nsid || nsid > v->nn || !v->ns[nsid - 1].nsze ||
+	    v->ns[nsid - 1].detached)
 		return NULL;
 	return &v->ns[nsid - 1];
 }
 
-/* The active namespace of the lowest NSID: a drive has at least one. */
+/* The active namespace of the lowest NSID (none: the last NSID's slot). */
 static inline const struct nvmev_ns *nvmev_ns_first(const struct nvmev_ns_view *v)
 {
 	u32 i = 0;
 
-	while (i + 1 < v->nn && !v->ns[i].nsze)
+	while (i + 1 < v->nn && (!v->ns[i].nsze || v->ns[i].detached))
 		i++;
 	return &v->ns[i];
 }
@@ -176,6 +185,8 @@ struct nvmev_io_cmd {
 /* An admin command the controller has: a row of admin_cmds[], likewise. */
 struct nvmev_admin_cmd {
 	u8 opcode;
+	/* its Command Effects log entry besides CSUPP */
+	u32 effects;
 	/* the fields' checks; NULL: it has none */
 	u16 (*parse)(const struct nvmev_ns_view *ns,
 		     const struct nvmev_sqe *sqe, struct nvmev_admin_req *req);

@@ -102,9 +102,9 @@ static int nvmev_stats_show(struct seq_file *m, void *v)
 		   dev->stats.io_cmds[nvme_cmd_flush],
 		   dev->stats.io_cmds[nvme_cmd_dsm],
 		   dev->stats.io_cmds[nvme_cmd_write_zeroes]);
-	seq_printf(m, "nvme_io_errors=%llu\nnvme_admin=%llu\nnvme_admin_errors=%llu\n",
+	seq_printf(m, "nvme_io_errors=%llu\nnvme_admin=%llu\nnvme_admin_errors=%llu\naen_ns_changed=%llu\n",
 		   dev->stats.io_errors, dev->stats.admin_cmds,
-		   dev->stats.admin_errors);
+		   dev->stats.admin_errors, dev->stats.aen_ns_changed);
 	seq_printf(m, "irqs=%llu\nirqs_held=%llu\nbad_doorbells=%llu\ncq_full_waits=%llu\ndeferred=%llu\n",
 		   cs->irqs, cs->irqs_held, cs->bad_doorbells, cs->cq_full_waits,
 		   cs->deferred);

@@ -244,6 +244,13 @@ static int nvmev_create_model(struct nvmev_dev *dev,
 	ret = nvmev_layout_namespaces(dev, conf, cap);
 	if (ret)
 		goto err_model;
+	/*
+	 * every NSID a Namespace Management create may take, the flash it
+	 * shares out and the LBA format it gives (nvmev_nsmgmt.c)
+	 */
+	dev->ns.nn = NVMEV_MAX_NS;
+	dev->ns.flash_bytes = cap;
+	dev->ns.lba_shift = ilog2(dev->params.lba_bytes);
 	ret = nvmev_fdp_setup(dev, conf);
 	if (ret) {
 		nvmev_zoned_destroy(dev);
@@ -294,12 +301,14 @@ static void nvmev_destroy_store(struct nvmev_dev *dev)
 	dev->storage = NULL;
 }
 
-/* namespaces made in configfs: one line each */
+/* namespaces made in configfs: one line each, if there are several */
 static void nvmev_log_namespaces(struct nvmev_dev *dev)
 {
-	u32 i;
+	u32 i, n = 0;
 
-	for (i = 0; i < dev->ns.nn && dev->ns.nn > 1; i++) {
+	for (i = 0; i < dev->ns.nn; i++)
+		n += !!dev->ns.ns[i].nsze;
+	for (i = 0; i < dev->ns.nn && n > 1; i++) {
 		const struct nvmev_ns *ns = &dev->ns.ns[i];
 
 		if (ns->nsze)

@@ -44,6 +44,11 @@ u16 nvmev_admin_async_event(struct nvmev_dev *dev,
 			    struct nvmev_admin_req *req, u32 *result);
 u16 nvmev_admin_keep_alive(struct nvmev_dev *dev,
 			   struct nvmev_admin_req *req, u32 *result);
+/* nvmev_nsmgmt_exec.c */
+u16 nvmev_admin_ns_mgmt(struct nvmev_dev *dev,
+			struct nvmev_admin_req *req, u32 *result);
+u16 nvmev_admin_ns_attach(struct nvmev_dev *dev,
+			  struct nvmev_admin_req *req, u32 *result);
 
 /* nvmev_io.c: the NVM commands' handlers */
 u16 nvmev_io_flush(struct nvmev_dev *dev, u16 sqid,

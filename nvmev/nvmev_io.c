@@ -456,6 +456,34 @@ void nvmev_io_sq_deleted(struct nvmev_dev *dev, u16 sqid)
 	dev->nr_trims = kept;
 }
 
+/*
+ * Namespace @nsid's slice [@off, @end) of the flash is the drive's again
+ * (a Namespace Management delete): its held deallocations finish now,
+ * then all of the slice is deallocated, so that a namespace made there
+ * later reads zeroes, never what this one held.
+ */
+void nvmev_io_ns_release(struct nvmev_dev *dev, u32 nsid, u64 off, u64 end)
+{
+	u32 i = 0;
+
+	while (i < dev->nr_trims) {
+		struct nvmev_trim t = dev->trims[i];
+
+		if (t.nsid != nsid) {
+			i++;
+			continue;
+		}
+		dev->trims[i] = dev->trims[--dev->nr_trims];
+		while (!nvmev_trim_step(dev, &t, NVMEV_TRIM_SLICE))
+			cond_resched();
+		nvmev_trim_complete(dev, &t, t.status);
+	}
+	while (off < end) {
+		nvmev_dealloc_some(dev, &off, end, NVMEV_TRIM_SLICE);
+		cond_resched();
+	}
+}
+
 void nvmev_io_reset(struct nvmev_dev *dev)
 {
 	while (dev->nr_trims)

@@ -93,6 +93,8 @@ enum {
 enum {
 	NVME_CMD_EFFECTS_CSUPP	= 1 << 0,
 	NVME_CMD_EFFECTS_LBCC	= 1 << 1,
+	NVME_CMD_EFFECTS_NCC	= 1 << 2,
+	NVME_CMD_EFFECTS_NIC	= 1 << 3,
 };
 
 enum {

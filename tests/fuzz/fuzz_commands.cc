@@ -35,6 +35,7 @@ extern "C" {
 #include "nvmev_cmd.h"
 #include "nvmev_fdp.h"
 #include "nvmev_hint.h"
+#include "nvmev_nsmgmt.h"
 #include "nvmev_prp.h"
 #include "nvmev_zone_state.h"
 }
@@ -404,7 +405,7 @@ void fuzz_admin_parse(Input& in) {
   // the Command Effects log lists exactly the commands the parser knows
   if (st == dnr(NVME_SC_INVALID_OPCODE) && nvmev_admin_effects(req.opcode))
     fail("refused an opcode the effects log lists");
-  if (st == NVME_SC_SUCCESS && nvmev_admin_effects(req.opcode) != NVME_CMD_EFFECTS_CSUPP)
+  if (st == NVME_SC_SUCCESS && !(nvmev_admin_effects(req.opcode) & NVME_CMD_EFFECTS_CSUPP))
     fail("accepted an opcode the effects log does not list");
   if (st) return;
   auto queue_ok = [](unsigned q) { return q >= 1 && q < NVMEV_MAX_QUEUES; };
@@ -433,8 +434,11 @@ void fuzz_admin_parse(Input& in) {
           !nvmev_ns_get(&ns, req.nsid))
         fail("accepted the SMART log of an inactive namespace");
       break;
-    case nvme_admin_identify:
-      if (req.cns > NVME_ID_CNS_CS_CTRL || req.cns == 4) fail("accepted an unknown CNS");
+    case nvme_admin_identify: {
+      const bool ns_mgmt_cns =
+          req.cns >= NVMEV_ID_CNS_NS_ALLOC_LIST && req.cns <= NVMEV_ID_CNS_CTRL_LIST;
+      if ((req.cns > NVME_ID_CNS_CS_CTRL && !ns_mgmt_cns) || req.cns == 4)
+        fail("accepted an unknown CNS");
       if ((req.cns == NVME_ID_CNS_CS_NS || req.cns == NVME_ID_CNS_CS_CTRL) &&
           req.cdw11 >> 24 != NVME_CSI_NVM && req.cdw11 >> 24 != NVME_CSI_ZNS)
         fail("accepted an I/O command set other than NVM and zoned");
@@ -444,11 +448,32 @@ void fuzz_admin_parse(Input& in) {
       // a namespace's data: an NSID up to NN (an inactive one reads as
       // zeroes), but only an active one has identifiers to list
       if (req.cns != NVME_ID_CNS_CTRL && req.cns != NVME_ID_CNS_NS_ACTIVE_LIST &&
-          req.cns != NVME_ID_CNS_CS_CTRL && (!req.nsid || req.nsid > ns.nn))
+          req.cns != NVME_ID_CNS_CS_CTRL && req.cns != NVMEV_ID_CNS_NS_ALLOC_LIST &&
+          req.cns != NVMEV_ID_CNS_CTRL_LIST && (!req.nsid || req.nsid > ns.nn))
         fail("accepted Identify of an NSID beyond NN");
       if (req.cns == NVME_ID_CNS_NS_DESC_LIST && !nvmev_ns_get(&ns, req.nsid))
         fail("listed the identifiers of an inactive namespace");
       break;
+    }
+    case NVMEV_ADMIN_NS_MGMT:
+    case NVMEV_ADMIN_NS_ATTACH: {
+      // an allocated namespace of the NVM command set (all of them for a
+      // delete of FFFFFFFFh); a create of the NVM command set
+      const bool create = req.opcode == NVMEV_ADMIN_NS_MGMT && req.sel == NVMEV_NS_MGMT_CREATE;
+      if (req.sel > 1) fail("accepted an unknown SEL");
+      if (create && req.cdw11 >> 24 != NVME_CSI_NVM) fail("created a namespace of another set");
+      if (!create && req.nsid != NVME_NSID_ALL &&
+          (!req.nsid || req.nsid > NVMEV_MAX_NS || !ns.ns[req.nsid - 1].nsze))
+        fail("accepted a namespace that is not allocated");
+      if (!create && req.opcode == NVMEV_ADMIN_NS_ATTACH && req.nsid == NVME_NSID_ALL)
+        fail("attached every namespace at once");
+      if (!create && req.opcode == NVMEV_ADMIN_NS_MGMT)
+        for (u32 i = 0; i < NVMEV_MAX_NS; i++)
+          if ((req.nsid == NVME_NSID_ALL || req.nsid == i + 1) && ns.ns[i].nsze &&
+              ns.ns[i].csi == NVME_CSI_ZNS)
+            fail("deleted a zoned namespace");
+      break;
+    }
     case nvme_admin_set_features:
     case nvme_admin_get_features:
       // a row of the feature table, and only of it

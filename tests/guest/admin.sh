@@ -77,7 +77,7 @@ test_error_log() {
 	acheck "io opcode" passthru 0x4001 io-passthru $d --opcode=0x7d --namespace-id=1
 	acheck "lba range" passthru 0x4080 io-passthru $d --opcode=0x02 --namespace-id=1 \
 		--data-len=4096 --read --cdw10=0xffffffff --cdw11=0 --cdw12=7
-	acheck "bad nsid" passthru 0x400b admin-passthru $d --opcode=0x06 --namespace-id=2 \
+	acheck "bad nsid" passthru 0x400b admin-passthru $d --opcode=0x06 --namespace-id=17 \
 		--cdw10=0 --data-len=4096 --read
 	echo 0 >"$TRACE/events/nvme/nvme_complete_rq/enable"
 	sed -n 's/.*qid=\([0-9]*\), cmdid=\([0-9]*\),.*status=\(0x[0-9a-f]*\)$/\1 \2 \3/p' \
@@ -224,7 +224,7 @@ test_identify_cs() {
 		--data-len=4096 -r -b >$b"
 	acheck "CNS 05h zeroes" zeroes 0 4096 $b
 	acheck "CNS 05h bad nsid" passthru 0x400b admin-passthru $d --opcode=0x06 --cdw10=5 \
-		--namespace-id=2 --data-len=4096 --read
+		--namespace-id=17 --data-len=4096 --read
 	acheck "CNS 05h CSI 2" passthru 0x4002 admin-passthru $d --opcode=0x06 --cdw10=5 \
 		--namespace-id=1 --cdw11=0x02000000 --data-len=4096 --read
 	# what the Linux driver made of it

@@ -165,13 +165,13 @@ test_drives_namespaces() {
 	check "1: 64 MiB of 512 B" [ "$(blockdev --getsize64 "$d1"):$(blockdev --getss "$d1")" = $((64 << 20)):512 ]
 	check "3: the other 192 MiB, of 4 KiB" \
 		[ "$(blockdev --getsize64 "$d3"):$(blockdev --getss "$d3")" = $((192 << 20)):4096 ]
-	check "NN 3" sh -c "nvme id-ctrl $c | grep -q '^nn *: 3\$'"
+	check "NN 16: every NSID a create may take" sh -c "nvme id-ctrl $c | grep -q '^nn *: 16\$'"
 	check "active list 1, 3" [ "$(nvme list-ns "$c" | sed 's/.*:0x//' | tr '\n' ' ')" = "1 3 " ]
 	check "NSID 2: zeroed" sh -c "nvme id-ns $c --namespace-id=2 | grep -q '^nsze *: 0\$'"
 	check "NSID 2: no identifiers" passthru 0x4002 admin-passthru "$c" --opcode=0x06 \
 		--cdw10=3 --namespace-id=2 --data-len=4096 --read
-	check "NSID 4: beyond NN" passthru 0x400b admin-passthru "$c" --opcode=0x06 \
-		--namespace-id=4 --data-len=4096 --read
+	check "NSID 17: beyond NN" passthru 0x400b admin-passthru "$c" --opcode=0x06 \
+		--namespace-id=17 --data-len=4096 --read
 	check "SMART of NSID 2" passthru 0x400b admin-passthru "$c" --opcode=0x02 \
 		--cdw10=0x007f0002 --namespace-id=2 --data-len=512 --read
 	fio_verify "$d1" 32M >/tmp/fio.1 2>&1 &

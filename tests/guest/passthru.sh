@@ -10,7 +10,7 @@ test_passthru() {
 	d=/dev/nvme0
 	check "io opcode" passthru 0x4001 io-passthru $d --opcode=0x7d --namespace-id=1
 	# (the host kernel itself refuses I/O passthru to a foreign nsid)
-	check "bad nsid" passthru 0x400b admin-passthru $d --opcode=0x06 --namespace-id=2 \
+	check "bad nsid" passthru 0x400b admin-passthru $d --opcode=0x06 --namespace-id=17 \
 		--cdw10=0 --data-len=4096 --read
 	check "lba range" passthru 0x4080 io-passthru $d --opcode=0x02 --namespace-id=1 \
 		--data-len=4096 --read --cdw10=0xffffffff --cdw11=0 --cdw12=7
