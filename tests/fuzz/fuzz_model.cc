@@ -757,6 +757,19 @@ void do_report(Drive& d, RNs& ns, u64 slba, u8 zrasf, bool partial, u32 numd) {
                        std::to_string(partial ? shown : n));
 }
 
+// A Namespace Management delete and a create of the same size in the
+// same place (nvmev_nsmgmt_exec.c): the slice is deallocated
+// (nvmev_io_ns_release()), and the namespace made there reads zeroes,
+// nothing of what the deleted one held.
+void release_ns(Drive& d, RNs& ns) {
+  const nvmev_ns& n = d.dev->ns.ns[ns.nsid - 1];
+  if (kTrace) std::cerr << "Namespace " << ns.nsid << " deleted and made again\n";
+  nvmev_io_ns_release(d.dev, ns.nsid, n.base, n.base + (n.nsze << n.lba_shift));
+  std::fill(ns.tag.begin(), ns.tag.end(), 0);
+  std::fill(ns.alt.begin(), ns.alt.end(), RNs::kNoAlt);
+  check_store(d);
+}
+
 void do_flush(Drive& d, u32 nsid) {
   nvmev_sqe sqe = make_sqe(d, nvme_cmd_flush, nsid);
   if (kTrace) std::cerr << "Flush of " << nsid << "\n";
@@ -993,7 +1006,7 @@ void verify_all(Drive& d) {
 
 void step(Drive& d, Input& in) {
   RNs& ns = d.ns[in.u8() % d.ns.size()];
-  u8 op = in.u8() % 12;
+  u8 op = in.u8() % 13;
   if (d.fdp) pick_handle(d, ns, in);
   switch (op) {
     case 0:
@@ -1067,6 +1080,9 @@ void step(Drive& d, Input& in) {
         u64 chunk = kXfer >> ns.lba_shift;
         for (u64 at = 0; at < ns.nsze; at += chunk) do_write(d, ns, nvme_cmd_write, at, std::min(chunk, ns.nsze - at));
       }
+      break;
+    case 12:
+      if (!ns.zoned) release_ns(d, ns);
       break;
     default:
       if (d.fdp) update_handle(d, ns);

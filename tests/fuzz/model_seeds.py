@@ -103,6 +103,12 @@ def seeds():
     for _ in range(6):
         base = out[rnd.randrange(len(out))]
         out.append(base + bytes(rnd.randrange(256) for _ in range(200)))
+    # two namespaces written; the first deleted and made again in place
+    # (op 12): it reads zeroes, the second keeps its data
+    L = layout([(0, 0, 6, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0, 0, 0)], store=1)
+    s = L + step(0, 10) + step(1, 10) + step(0, 12) + step(0, 11)
+    s += write(0, lba(8), nlb_small(8)) + step(1, 12) + step(1, 11)
+    out.append(s)
     out += fdp_seeds()
     return out
 
