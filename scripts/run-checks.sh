@@ -255,13 +255,17 @@ loop_counts="$loop_counts PCI_UNLOAD_CYCLES=3 MEM_RELOAD_CYCLES=5"
 # alignment (fio's stride knees) measures ftl/ alone, the same C on every
 # kernel: it runs on 6.1, and on 6.12 and 7.2 in the long mode only, as
 # does 6.12's boot with memory in ZONE_MOVABLE (the 6.1 and 7.2 stock
-# boots hot-remove memory too, without movablecore=)
+# boots hot-remove memory too, without movablecore=), and 6.12's
+# placement handle lists of a created namespace (the oldest and the
+# newest kernel's nvme drivers scan for them; none sends FDP fields)
 per_kernel=",-alignment"
-[ -n "${NVMEV_LONG:-}" ] && per_kernel=
+per_612=",-ns_mgmt_fdp"
+[ -n "${NVMEV_LONG:-}" ] && per_kernel='' per_612=''
 guest612() {
 	dkms_ready 6.12 &&
 		GUEST_KERNEL=6.12 GUEST_MODULE=dkms GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
-			GUEST_APPEND="$loop_counts" scripts/guest-test.sh "stock,dkms$per_kernel" || return
+			GUEST_APPEND="$loop_counts" \
+			scripts/guest-test.sh "stock,dkms$per_kernel$per_612" || return
 	[ -n "${NVMEV_LONG:-}" ] || return 0
 	GUEST_KERNEL=6.12 GUEST_MODULE=dkms GUEST_MEMMAP=0 GUEST_APPEND="movablecore=768M" \
 		scripts/guest-test.sh movable
