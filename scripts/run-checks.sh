@@ -256,8 +256,8 @@ loop_counts="$loop_counts PCI_UNLOAD_CYCLES=3 MEM_RELOAD_CYCLES=5"
 # kernel: it runs on 6.1, and on 6.12 and 7.2 in the long mode only, as
 # does 6.12's boot with memory in ZONE_MOVABLE (the 6.1 and 7.2 stock
 # boots hot-remove memory too, without movablecore=), and 6.12's
-# placement handle lists of a created namespace (the oldest and the
-# newest kernel's nvme drivers scan for them; none sends FDP fields)
+# namespaces created with placement handle lists (the device's side is
+# the same C on every kernel; 6.1 and 7.2 run it)
 per_kernel=",-alignment"
 per_612=",-ns_mgmt_fdp"
 [ -n "${NVMEV_LONG:-}" ] && per_kernel='' per_612=''
