@@ -100,6 +100,16 @@ static void nvmev_ns_delete(struct nvmev_dev *dev, u32 nsid)
 	memset(&dev->ns_stats[nsid - 1], 0, sizeof(dev->ns_stats[0]));
 }
 
+/* the command's @len bytes of data, from the host into *@buf (kfree it) */
+static u16 nvmev_fetch(struct nvmev_dev *dev, const struct nvmev_admin_req *req,
+		       u32 len, u8 **buf)
+{
+	*buf = kzalloc(len, GFP_KERNEL);
+	if (!*buf)
+		return NVME_SC_INTERNAL;
+	return nvmev_prp_copy(dev, req->prp1, req->prp2, *buf, len, false);
+}
+
 static u16 nvmev_ns_create(struct nvmev_dev *dev, struct nvmev_admin_req *req,
 			   u32 *result)
 {
@@ -108,11 +118,7 @@ static u16 nvmev_ns_create(struct nvmev_dev *dev, struct nvmev_admin_req *req,
 	u32 nsid;
 	u8 *data;
 
-	data = kzalloc(NVMEV_NSM_BYTES, GFP_KERNEL);
-	if (!data)
-		return NVME_SC_INTERNAL;
-	status = nvmev_prp_copy(dev, req->prp1, req->prp2, data,
-				NVMEV_NSM_BYTES, false);
+	status = nvmev_fetch(dev, req, NVMEV_NSM_BYTES, &data);
 	if (!status)
 		status = nvmev_ns_create_check(&dev->ns, data, &ns, &nsid);
 	kfree(data);
@@ -152,11 +158,7 @@ u16 nvmev_admin_ns_attach(struct nvmev_dev *dev, struct nvmev_admin_req *req,
 	u16 status;
 	u8 *list;
 
-	list = kzalloc(NVMEV_CTRL_LIST_BYTES, GFP_KERNEL);
-	if (!list)
-		return NVME_SC_INTERNAL;
-	status = nvmev_prp_copy(dev, req->prp1, req->prp2, list,
-				NVMEV_CTRL_LIST_BYTES, false);
+	status = nvmev_fetch(dev, req, NVMEV_CTRL_LIST_BYTES, &list);
 	if (!status)
 		status = nvmev_ctrl_list_check(list);
 	kfree(list);

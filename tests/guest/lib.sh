@@ -68,6 +68,18 @@ wait_nvme() {
 	dd if=/dev/nvme0n1 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
 }
 
+# poll_until TENTHS COMMAND...: COMMAND succeeds within TENTHS tenths of
+# a second (polled every tenth)
+poll_until() {
+	pu_left=$1
+	shift
+	until "$@"; do
+		[ "$pu_left" -gt 0 ] || return 1
+		sleep 0.1
+		pu_left=$((pu_left - 1))
+	done
+}
+
 # load_nvmev [params...]: insmod and wait for the namespace block device
 load_nvmev() { load_nvmev_mem "$NVMEV_MEM" "$@"; }
 

@@ -7,24 +7,10 @@
 # when made, and the specification's status for each refusal.
 
 # ns_dev NSID: the host has /dev/nvme0nNSID (at most 10 s)
-ns_dev() {
-	nd_i=0
-	while [ ! -b "/dev/nvme0n$1" ] && [ $nd_i -lt 100 ]; do
-		sleep 0.1
-		nd_i=$((nd_i + 1))
-	done
-	[ -b "/dev/nvme0n$1" ]
-}
+ns_dev() { poll_until 100 [ -b "/dev/nvme0n$1" ]; }
 
 # ns_gone NSID: the host let /dev/nvme0nNSID go (at most 10 s)
-ns_gone() {
-	ng_i=0
-	while [ -b "/dev/nvme0n$1" ] && [ $ng_i -lt 100 ]; do
-		sleep 0.1
-		ng_i=$((ng_i + 1))
-	done
-	! [ -b "/dev/nvme0n$1" ]
-}
+ns_gone() { poll_until 100 [ ! -b "/dev/nvme0n$1" ]; }
 
 # ns_create LBAS [nvme create-ns options...]: the NSID the drive gave
 ns_create() {
@@ -36,14 +22,8 @@ ns_create() {
 }
 
 # aen_at_least N: the drive sent N Namespace Attribute Changed events (5 s)
-aen_at_least() {
-	aa_i=0
-	while [ "$(value aen_ns_changed "$DBG/stats")" -lt "$1" ] && [ $aa_i -lt 50 ]; do
-		sleep 0.1
-		aa_i=$((aa_i + 1))
-	done
-	[ "$(value aen_ns_changed "$DBG/stats")" -ge "$1" ]
-}
+aen_count_at_least() { [ "$(value aen_ns_changed "$DBG/stats")" -ge "$1" ]; }
+aen_at_least() { poll_until 50 aen_count_at_least "$1"; }
 
 # id_ctrl_field NAME: that field of nvme id-ctrl
 id_ctrl_field() { nvme id-ctrl /dev/nvme0 | sed -n "s/^$1 *: *//p"; }

@@ -4,20 +4,16 @@
 // the Error Information log.
 #include <gtest/gtest.h>
 
-#include <initializer_list>
-#include <ostream>
-
-extern "C" {
-#include "nvmev_cmd.h"
-}
+#include "parse_helpers.h"
 
 namespace {
 
-constexpr u16 Dnr(u16 sc) { return sc | NVME_STATUS_DNR; }
+using namespace nvmev::test;
 
 // NSID 1 conventional, NSID 2 zoned (zones of 16 LBAs), 512-byte LBAs
 struct View {
   nvmev_ns_view v{};
+  operator const nvmev_ns_view&() const { return v; }
   View() {
     v.nn = 2;
     set(v.ns[0], 0, NVME_CSI_NVM, 0);
@@ -59,45 +55,6 @@ TEST(IoParse, NvmOnlyRefusesZoneCommands) {
   EXPECT_EQ(v.parse(kZoneRecv, 2), Dnr(NVME_SC_INVALID_OPCODE));
   EXPECT_EQ(v.parse(nvme_cmd_zone_append, 2), Dnr(NVME_SC_INVALID_OPCODE));
   EXPECT_EQ(v.parse(nvme_cmd_zone_mgmt_send, 2), Dnr(NVME_SC_INVALID_OPCODE));
-}
-
-// The Error Information log's Parameter Error Location of a refused
-// command: the byte of the entry holding the bad field in bits 7:0, the
-// bit of that byte it starts at in bits 10:8.
-constexpr u16 Loc(u16 byte, u16 bit = 0) { return byte | bit << 8; }
-constexpr u16 kNoLoc = 0xffff;
-
-struct Refusal {
-  u16 status;
-  u16 loc;
-  bool operator==(const Refusal& o) const { return status == o.status && loc == o.loc; }
-};
-
-std::ostream& operator<<(std::ostream& os, const Refusal& r) {
-  return os << "status 0x" << std::hex << r.status << " at 0x" << r.loc;
-}
-
-// a command with dword 0 @cdw0 (opcode, PSDT) to NSID @nsid, CDW10.. @cdw10
-Refusal io(View& v, u32 cdw0, u32 nsid, std::initializer_list<u32> cdw10 = {}) {
-  nvmev_sqe e{};
-  e.dw[0] = cdw0;
-  e.dw[1] = nsid;
-  u32 i = 10;
-  for (u32 dw : cdw10) e.dw[i++] = dw;
-  nvmev_io_req req;
-  u16 status = nvmev_io_parse(&v.v, &e, &req);
-  return {status, req.error_loc};
-}
-
-Refusal admin(View& v, u32 cdw0, u32 nsid, std::initializer_list<u32> cdw10 = {}) {
-  nvmev_sqe e{};
-  e.dw[0] = cdw0;
-  e.dw[1] = nsid;
-  u32 i = 10;
-  for (u32 dw : cdw10) e.dw[i++] = dw;
-  nvmev_admin_req req;
-  u16 status = nvmev_admin_parse(&v.v, &e, &req);
-  return {status, req.error_loc};
 }
 
 TEST(ErrorLocation, IoCommandNamesItsBadField) {

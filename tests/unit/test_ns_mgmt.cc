@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+#include "parse_helpers.h"
+
 extern "C" {
 #include "nvmev_fdp.h"
 #include "nvmev_nsmgmt.h"
@@ -17,7 +19,7 @@ extern "C" {
 
 namespace {
 
-constexpr u16 Dnr(u16 sc) { return sc | NVME_STATUS_DNR; }
+using namespace nvmev::test;
 constexpr u64 kMiB = 1 << 20;
 
 // a drive of @mib MiB of flash and 4 KiB LBAs, no namespace yet
@@ -64,64 +66,42 @@ struct Create {
   }
 };
 
-struct Result {
-  u16 status;
-  u16 loc;
-  bool operator==(const Result& o) const { return status == o.status && loc == o.loc; }
-};
-
-std::ostream& operator<<(std::ostream& os, const Result& r) {
-  return os << "status 0x" << std::hex << r.status << " at 0x" << r.loc;
-}
-
-constexpr u16 kNoLoc = 0xffff;
 constexpr u16 kLocNsid = 4;
 constexpr u16 kLocSel = 40;
 constexpr u16 kLocCsi = 44 + 3;
-
-Result Admin(const nvmev_ns_view& v, u8 opcode, u32 nsid, u32 cdw10, u32 cdw11 = 0) {
-  nvmev_sqe e{};
-  e.dw[0] = opcode;
-  e.dw[1] = nsid;
-  e.dw[10] = cdw10;
-  e.dw[11] = cdw11;
-  nvmev_admin_req req;
-  u16 status = nvmev_admin_parse(&v, &e, &req);
-  return {status, req.error_loc};
-}
 
 TEST(NsMgmtParse, FieldsNameTheirErrors) {
   nvmev_ns_view v = Drive(64);
   Place(v, 1, 0, 16);
   Place(v, 2, 16, 16, NVME_CSI_ZNS);
   constexpr u8 kMgmt = NVMEV_ADMIN_NS_MGMT, kAttach = NVMEV_ADMIN_NS_ATTACH;
-  EXPECT_EQ(Admin(v, kMgmt, 0, NVMEV_NS_MGMT_CREATE), (Result{0, kNoLoc}));
-  EXPECT_EQ(Admin(v, kMgmt, 0, NVMEV_NS_MGMT_CREATE, NVME_CSI_ZNS << 24),
-            (Result{Dnr(NVME_SC_INVALID_FIELD), kLocCsi}))
+  EXPECT_EQ(admin(v, kMgmt, 0, {NVMEV_NS_MGMT_CREATE}), (Refusal{0, kNoLoc}));
+  EXPECT_EQ(admin(v, kMgmt, 0, {NVMEV_NS_MGMT_CREATE, NVME_CSI_ZNS << 24}),
+            (Refusal{Dnr(NVME_SC_INVALID_FIELD), kLocCsi}))
       << "a zoned namespace is the configuration's, not a create's";
-  EXPECT_EQ(Admin(v, kMgmt, 0, 2), (Result{Dnr(NVME_SC_INVALID_FIELD), kLocSel})) << "SEL 2";
-  EXPECT_EQ(Admin(v, kMgmt, 1, NVMEV_NS_MGMT_DELETE), (Result{0, kNoLoc}));
-  EXPECT_EQ(Admin(v, kMgmt, 3, NVMEV_NS_MGMT_DELETE),
-            (Result{Dnr(NVME_SC_INVALID_NS), kLocNsid}))
+  EXPECT_EQ(admin(v, kMgmt, 0, {2}), (Refusal{Dnr(NVME_SC_INVALID_FIELD), kLocSel})) << "SEL 2";
+  EXPECT_EQ(admin(v, kMgmt, 1, {NVMEV_NS_MGMT_DELETE}), (Refusal{0, kNoLoc}));
+  EXPECT_EQ(admin(v, kMgmt, 3, {NVMEV_NS_MGMT_DELETE}),
+            (Refusal{Dnr(NVME_SC_INVALID_NS), kLocNsid}))
       << "an NSID with no namespace";
-  EXPECT_EQ(Admin(v, kMgmt, 0, NVMEV_NS_MGMT_DELETE),
-            (Result{Dnr(NVME_SC_INVALID_NS), kLocNsid}));
-  EXPECT_EQ(Admin(v, kMgmt, 2, NVMEV_NS_MGMT_DELETE),
-            (Result{Dnr(NVME_SC_INVALID_FIELD), kLocNsid}))
+  EXPECT_EQ(admin(v, kMgmt, 0, {NVMEV_NS_MGMT_DELETE}),
+            (Refusal{Dnr(NVME_SC_INVALID_NS), kLocNsid}));
+  EXPECT_EQ(admin(v, kMgmt, 2, {NVMEV_NS_MGMT_DELETE}),
+            (Refusal{Dnr(NVME_SC_INVALID_FIELD), kLocNsid}))
       << "a zoned namespace's zones are the model's from its load";
-  EXPECT_EQ(Admin(v, kMgmt, NVME_NSID_ALL, NVMEV_NS_MGMT_DELETE),
-            (Result{Dnr(NVME_SC_INVALID_FIELD), kLocNsid}))
+  EXPECT_EQ(admin(v, kMgmt, NVME_NSID_ALL, {NVMEV_NS_MGMT_DELETE}),
+            (Refusal{Dnr(NVME_SC_INVALID_FIELD), kLocNsid}))
       << "every namespace, a zoned one among them";
   v.ns[1] = nvmev_ns{};
-  EXPECT_EQ(Admin(v, kMgmt, NVME_NSID_ALL, NVMEV_NS_MGMT_DELETE), (Result{0, kNoLoc}));
+  EXPECT_EQ(admin(v, kMgmt, NVME_NSID_ALL, {NVMEV_NS_MGMT_DELETE}), (Refusal{0, kNoLoc}));
 
-  EXPECT_EQ(Admin(v, kAttach, 1, NVMEV_NS_ATTACH), (Result{0, kNoLoc}));
-  EXPECT_EQ(Admin(v, kAttach, 1, NVMEV_NS_DETACH), (Result{0, kNoLoc}));
-  EXPECT_EQ(Admin(v, kAttach, 1, 2), (Result{Dnr(NVME_SC_INVALID_FIELD), kLocSel}));
-  EXPECT_EQ(Admin(v, kAttach, 2, NVMEV_NS_ATTACH),
-            (Result{Dnr(NVME_SC_INVALID_NS), kLocNsid}));
-  EXPECT_EQ(Admin(v, kAttach, NVME_NSID_ALL, NVMEV_NS_ATTACH),
-            (Result{Dnr(NVME_SC_INVALID_NS), kLocNsid}));
+  EXPECT_EQ(admin(v, kAttach, 1, {NVMEV_NS_ATTACH}), (Refusal{0, kNoLoc}));
+  EXPECT_EQ(admin(v, kAttach, 1, {NVMEV_NS_DETACH}), (Refusal{0, kNoLoc}));
+  EXPECT_EQ(admin(v, kAttach, 1, {2}), (Refusal{Dnr(NVME_SC_INVALID_FIELD), kLocSel}));
+  EXPECT_EQ(admin(v, kAttach, 2, {NVMEV_NS_ATTACH}),
+            (Refusal{Dnr(NVME_SC_INVALID_NS), kLocNsid}));
+  EXPECT_EQ(admin(v, kAttach, NVME_NSID_ALL, {NVMEV_NS_ATTACH}),
+            (Refusal{Dnr(NVME_SC_INVALID_NS), kLocNsid}));
 }
 
 // a detached namespace is allocated, not active: I/O and Identify CNS 00h
@@ -131,8 +111,8 @@ TEST(NsMgmtParse, DetachedIsInactive) {
   Place(v, 1, 0, 16);
   v.ns[0].detached = true;
   EXPECT_EQ(nvmev_ns_get(&v, 1), nullptr);
-  EXPECT_EQ(Admin(v, NVMEV_ADMIN_NS_ATTACH, 1, NVMEV_NS_ATTACH), (Result{0, kNoLoc}));
-  EXPECT_EQ(Admin(v, NVMEV_ADMIN_NS_MGMT, 1, NVMEV_NS_MGMT_DELETE), (Result{0, kNoLoc}));
+  EXPECT_EQ(admin(v, NVMEV_ADMIN_NS_ATTACH, 1, {NVMEV_NS_ATTACH}), (Refusal{0, kNoLoc}));
+  EXPECT_EQ(admin(v, NVMEV_ADMIN_NS_MGMT, 1, {NVMEV_NS_MGMT_DELETE}), (Refusal{0, kNoLoc}));
   v.ns[0].detached = false;
   EXPECT_NE(nvmev_ns_get(&v, 1), nullptr);
 }
