@@ -326,10 +326,10 @@ void nvmev_io_ns_release(struct nvmev_dev *dev, u32 nsid, u64 off, u64 end);
 
 /*
  * nvmev_nsmgmt_exec.c: Identify's allocated namespaces and controller
- * lists (false: not one of those CNS); a held AER takes a pending event
+ * lists (nothing for another CNS); a held AER takes a pending event
  * (true, its dword 0 in @result); log 04h into @page; after a reset
  */
-bool nvmev_nsmgmt_identify(struct nvmev_dev *dev,
+void nvmev_nsmgmt_identify(struct nvmev_dev *dev,
 			   const struct nvmev_admin_req *req, u8 *buf);
 bool nvmev_ns_event_take(struct nvmev_dev *dev, u32 *result);
 void nvmev_changed_ns_log(struct nvmev_dev *dev,

@@ -178,7 +178,7 @@ u16 nvmev_admin_ns_attach(struct nvmev_dev *dev, struct nvmev_admin_req *req,
  * attached to; 13h: the controllers of the subsystem. A list of
  * controllers is a count and their IDs, from CDW10 CNTID on.
  */
-bool nvmev_nsmgmt_identify(struct nvmev_dev *dev,
+void nvmev_nsmgmt_identify(struct nvmev_dev *dev,
 			   const struct nvmev_admin_req *req, u8 *buf)
 {
 	u16 cntid = req->cdw10 >> 16;
@@ -189,12 +189,12 @@ bool nvmev_nsmgmt_identify(struct nvmev_dev *dev,
 		for (nsid = req->nsid + 1; nsid <= NVMEV_MAX_NS; nsid++)
 			if (dev->ns.ns[nsid - 1].nsze)
 				put_unaligned_le32(nsid, buf + 4 * n++);
-		return true;
+		break;
 	case NVMEV_ID_CNS_NS_ALLOC:
 		if (req->nsid <= NVMEV_MAX_NS && dev->ns.ns[req->nsid - 1].nsze)
 			nvmev_identify_ns(dev, req->nsid, &dev->ns.ns[req->nsid - 1],
 					  (struct nvme_id_ns *)buf);
-		return true;
+		break;
 	case NVMEV_ID_CNS_NS_CTRL_LIST:
 		nsid = req->nsid;
 		if (nsid <= NVMEV_MAX_NS && dev->ns.ns[nsid - 1].nsze &&
@@ -202,13 +202,12 @@ bool nvmev_nsmgmt_identify(struct nvmev_dev *dev,
 			put_unaligned_le16(1, buf);
 			put_unaligned_le16(NVMEV_CNTLID, buf + 2);
 		}
-		return true;
+		break;
 	case NVMEV_ID_CNS_CTRL_LIST:
 		if (cntid <= NVMEV_CNTLID) {
 			put_unaligned_le16(1, buf);
 			put_unaligned_le16(NVMEV_CNTLID, buf + 2);
 		}
-		return true;
+		break;
 	}
-	return false;
 }
