@@ -355,9 +355,13 @@ write_at() {
 		2>/dev/null
 }
 
-# zeroes_at OFFSET LENGTH: the namespace holds zeroes there
+# zeroes_at OFFSET LENGTH: the namespace holds zeroes there. Compared by
+# digest with LENGTH zero bytes (made once per length): under TCG md5sum
+# reads 40 MiB in a quarter of the time cmp takes to compare them.
 zeroes_at() {
-	read_at "$1" "$2" /tmp/data.r && cmp -n "$2" /tmp/data.r /dev/zero
+	read_at "$1" "$2" /tmp/data.r || return 1
+	[ -s "/tmp/zeroes.$2.md5" ] || head -c "$2" /dev/zero | md5sum >"/tmp/zeroes.$2.md5"
+	[ "$(md5sum </tmp/data.r)" = "$(cat "/tmp/zeroes.$2.md5")" ]
 }
 
 # holds_at OFFSET FILE: the namespace holds FILE at byte OFFSET
