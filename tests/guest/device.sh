@@ -93,7 +93,7 @@ bad_model_params() {
 
 # shellcheck disable=SC2086 # $m is a list of parameters
 # desc: every out-of-range module parameter refused with its own message
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_bad_params() {
 	m=$NVMEV_MEM
 	check "channels=0" bad_insmod "channels=0 is out of range" $m channels=0

@@ -196,7 +196,7 @@ test_ext4_gc_integrity() {
 # 1 MiB direct append becomes 8 requests, and each piece must continue
 # where the previous one ended.
 # desc: a 1 MiB append split into 128 KiB requests continues piece by piece
-# tiers: patched debug debug_long
+# tiers: patched debug_long
 test_ext4_split() {
 	requires_patched || return
 	check "insmod" load_nvmev || return 1

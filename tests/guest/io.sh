@@ -5,10 +5,9 @@
 # garbage collection keeping every block's data.
 
 # EXT4_VERIFY_MIB (default 48) sizes the sequential pass, a third of it
-# the random one: the debug tier cuts it, as KASAN and lockdep see the
-# same paths at any size and every write costs them most of a second
+# the random one
 # desc: crc-verified fio on ext4 on the namespace; mkfs discards reach the model
-# tiers: stock debug debug_long
+# tiers: stock debug_long
 test_ext4_verify() {
 	mib=${EXT4_VERIFY_MIB:-48}
 	check "insmod" load_nvmev || return 1

@@ -29,7 +29,7 @@ sync_fio() {
 # completes (no hang), data intact; so does a queue without poll queues.
 # SYNC_POLL_IOS (default 2000) I/Os per mode.
 # desc: synchronous polled direct I/O (RWF_HIPRI) completes without interrupts
-# tiers: patched debug debug_long
+# tiers: patched debug_long
 test_sync_poll() {
 	requires_patched || return
 	sync_ios=${SYNC_POLL_IOS:-2000}
@@ -105,7 +105,7 @@ txn_summary() {
 # by default; small RWF_HIPRI transactions sleep then poll (no interrupt),
 # large ones and transactions with a large member take interrupts.
 # desc: NIO lazy polling: small transactions sleep, then poll; large ones interrupt
-# tiers: patched debug debug_long
+# tiers: patched debug_long
 test_nio() {
 	requires_patched || return
 	rm -f /tmp/nio.out
