@@ -179,6 +179,9 @@ fi
 # MMIO exit under QEMU's global lock -- a timed loop on one vCPU then
 # slows the other's interrupts. TCG derives every vCPU's TSC from one
 # monotonic host counter.
+# loglevel=5: warnings reach the console too, so that a stuck CPU's stack
+# (every CPU's, with softlockup_all_cpu_backtrace) is in the log even when
+# the task that is stuck is the runner, which reads /dev/kmsg.
 # -rtc clock=rt: the guest's RTC counts the host's monotonic time, which
 # the runner holds the guest's uptime against to tell a leap of the host's
 # TSC (a paused or moved host VM) from a stall (tests/guest/runner.sh).
@@ -186,8 +189,18 @@ fi
 # line, after the console's escapes); QEMU's redirection may not have
 # made the log yet when it is first asked
 started() { [ -f "$log" ] && tr -d '\r' <"$log" | grep -qE -- '--- [a-z0-9_]+(: .*)?$'; }
-# boot: one run of the guest; $status is QEMU's exit status, or "stall"
-# when no test began within boot_limit_s (QEMU is then stopped)
+# hung: one guest CPU reported stuck 3 times, each for 2 minutes or more.
+# The guest cannot end such a run itself when the stuck CPU holds its
+# test runner (once: PID 1 on 6.1 for 1643 s, beside two other guests,
+# until the timeout), so the host stops it. A leap of the host's TSC
+# (runner.sh) makes each CPU report once, not again and again.
+hung() {
+	tr -d '\r' <"$log" | sed -n 's/.*soft lockup - CPU#\([0-9]*\) stuck for \([0-9]*\)s!.*/\1 \2/p' |
+		awk '$2 >= 120 { n[$1]++ } END { for (c in n) if (n[c] >= 3) found = 1; exit !found }'
+}
+# boot: one run of the guest; $status is QEMU's exit status, "stall"
+# when no test began within boot_limit_s, or "hung" (hung()); QEMU is
+# then stopped
 boot_limit_s=${GUEST_BOOT_LIMIT:-600}
 boot() {
 	local waited=0
@@ -195,7 +208,7 @@ boot() {
 	"${pin[@]}" timeout "$timeout_s" qemu-system-x86_64 -name nvmev-guest,debug-threads=on "${machine[@]}" \
 		-m "$((drive_mib + 1536))M" -smp "$smp" -accel tcg,thread=multi -cpu max,la57=off \
 		-kernel "$kernel" -initrd "$build/initramfs.gz" -nographic -no-reboot "${nic[@]}" -rtc clock=rt \
-		-append "console=ttyS0 $memory $intremap iomem=relaxed nokaslr panic=-1 quiet loglevel=4 tsc=reliable nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
+		-append "console=ttyS0 $memory $intremap iomem=relaxed nokaslr panic=-1 quiet loglevel=5 softlockup_all_cpu_backtrace=1 tsc=reliable nvme.poll_queues=1 nvmev_tests=$tests $module_env ${GUEST_APPEND:-}" \
 		</dev/null >"$log" 2>&1 &
 	qemu=$!
 	if [ ${#pin[@]} -gt 0 ]; then
@@ -229,6 +242,15 @@ boot() {
 		sleep 5
 		waited=$((waited + 5))
 	done
+	while kill -0 "$qemu" 2>/dev/null; do
+		if hung; then
+			kill "$qemu"
+			wait "$qemu" 2>/dev/null
+			status=hung
+			return
+		fi
+		sleep 10
+	done
 	wait "$qemu" || status=$?
 }
 boot
@@ -253,6 +275,7 @@ fi
 tr -d '\r' <"$log" | grep -v '^\s*$' || true
 [ "$status" = stall ] && echo "guest-test: no test began within ${boot_limit_s}s of booting, twice"
 [ "$status" = 124 ] && echo "guest-test: QEMU timed out after ${timeout_s}s"
+[ "$status" = hung ] && echo "guest-test: a guest CPU stayed stuck (3 soft lockup reports of 2 minutes or more); QEMU stopped"
 summary=$(tr -d '\r' <"$log" | grep -E '^guest: [0-9]+ passed, [0-9]+ failed' | tail -1)
 if [ -z "$summary" ]; then
 	echo "guest-test: no result line from the guest (status $status)"
