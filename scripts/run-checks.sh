@@ -111,14 +111,12 @@ run_tier() {
 # run_lanes "A B" "C D": the guest tiers in two lanes at once, each lane's
 # tiers one after the other, each tier counted as one, their output one
 # after the other; "@FUNCTION" in a lane is a step that is no tier (its
-# log is read by the tier that needs it). A TCG guest keeps about one
-# host CPU busy over a run
-# (the rest is the guest waiting on the device's modelled time), so two
-# of them share a 2-CPU machine in little more than the longer one's
-# time; lanes rather than pairs, so that no lane waits for the other at a
-# barrier. Their timing checks compare against controls measured in the
-# same run, which a neighbour slows alike (scripts/busy-neighbour.sh is
-# the same test). Tiers TIERS does not want are left out.
+# log is read by the tier that needs it). Lanes rather than pairs, so
+# that no lane waits for the other at a barrier and both CPUs stay busy
+# to the end (what the lanes cost: the comment at run_lanes' call). Their
+# timing checks compare against controls measured in the same run, which
+# a neighbour slows alike (scripts/busy-neighbour.sh is the same test).
+# Tiers TIERS does not want are left out.
 run_lanes() {
 	local lane t pids=() rc
 	rm -f "$build"/tier-*.rc
